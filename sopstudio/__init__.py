@@ -1,0 +1,3 @@
+"""SOP Studio: draw, validate, simulate, version and export SOP decision graphs."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""One module per `sopstudio` subcommand (discovered by `sopstudio.cli_main`)."""
