@@ -1,0 +1,56 @@
+"""SOP Studio's expression language for edge conditions and assignments (DESIGN §3).
+
+A hand-written tokenizer and Pratt parser build an AST (ast.py); the interpreter
+compiles it into closures. Nothing here ever calls eval/exec/compile.
+
+    >>> evaluate("{status} == 'active' && len(items) > 0", {"status": "active", "items": [1]})
+    True
+
+``else`` is not an expression: edge code tests ``is_else(text)`` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from .errors import ExprError, ExprEvalError, ExprSyntaxError
+from .functions import FUNCTIONS
+from .interpreter import Expr
+from .names import suggest
+from .parser import MAX_NESTING, MAX_TREE_DEPTH, parse_tree
+from .tokenizer import MAX_LENGTH
+
+__all__ = [
+    "parse", "evaluate", "names_read", "is_else", "suggest",
+    "Expr", "ExprError", "ExprSyntaxError", "ExprEvalError",
+    "FUNCTIONS", "MAX_LENGTH", "MAX_NESTING", "MAX_TREE_DEPTH",
+]
+
+
+def parse(text: str) -> Expr:
+    """Parse ``text`` (cached); raises ExprSyntaxError with a position."""
+    if not isinstance(text, str):
+        raise ExprSyntaxError(f"an expression must be a string, not {type(text).__name__}")
+    return _parse_cached(text)
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(text: str) -> Expr:
+    return Expr(text, parse_tree(text))
+
+
+def evaluate(text: str, env: Mapping[str, Any]) -> Any:
+    """Parse (cached) and evaluate ``text`` against ``env``."""
+    return parse(text).evaluate(env)
+
+
+def names_read(text: str) -> set[str]:
+    """Dotted names the expression reads; raises ExprSyntaxError if it does not parse."""
+    return parse(text).names()
+
+
+def is_else(text: Any) -> bool:
+    """True for the catch-all edge condition ``else`` (which is not an expression)."""
+    return isinstance(text, str) and text.strip() == "else"
