@@ -1,0 +1,36 @@
+"""Whole-SOP validation (DESIGN §4): `validate(sop)` returns every problem as an `Issue`.
+
+Checks run in order: structure (ids, start, edges, reachability, cycles), expressions
+(`bad-condition`), tool and variable usage, dataflow (`undefined-variable`,
+`unobtainable-parameter`, see dataflow.py for the exact semantics) and branch coverage
+(`missing-default`, `overlapping-conditions`). Errors come before warnings; within a severity,
+issues keep the order the checks found them in (document order).
+"""
+
+from __future__ import annotations
+
+from ..model import SOP
+from .context import build_context
+from .coverage import check_coverage
+from .dataflow import check_dataflow
+from .expressions import MAX_EXPRESSION_LENGTH, check_expressions
+from .issue import CODES, ERROR, WARNING, Issue
+from .structure import check_structure
+from .usage import check_usage
+
+__all__ = ["validate", "Issue", "CODES", "ERROR", "WARNING", "MAX_EXPRESSION_LENGTH",
+           "has_errors"]
+
+
+def validate(sop: SOP) -> list[Issue]:
+    ctx = build_context(sop)
+    check_structure(ctx)
+    check_expressions(ctx)
+    check_usage(ctx)
+    check_dataflow(ctx)
+    check_coverage(ctx)
+    return sorted(ctx.issues, key=lambda issue: issue.severity != ERROR)
+
+
+def has_errors(issues: list[Issue]) -> bool:
+    return any(issue.severity == ERROR for issue in issues)

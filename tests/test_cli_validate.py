@@ -1,0 +1,96 @@
+"""`sopstudio validate FILE [--json]`: output and exit codes 0 / 1 / 2 (DESIGN §9)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sopstudio.cli_main import run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CLEAN = {
+    "id": "greet", "start": "ask",
+    "variables": [{"name": "name", "source": "user"}],
+    "nodes": [{"id": "ask", "ask": ["name"], "say": "Hello!"},
+              {"id": "bye", "kind": "end", "say": "Bye {name}", "outcome": "resolved"}],
+    "edges": [{"id": "e1", "source": "ask", "target": "bye"}],
+}
+
+
+def write(tmp_path: Path, sop: dict, name: str = "x.sop.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps({"format": "sopstudio", "version": 1, "sop": sop}))
+    return str(path)
+
+
+def broken() -> dict:
+    sop = json.loads(json.dumps(CLEAN))
+    sop["nodes"][0]["tools"] = ["check_user"]              # unknown-tool (error)
+    sop["edges"].append({"id": "e2", "source": "ask", "target": "ghost"})  # unknown-node (error)
+    sop["tools"] = [{"name": "refund"}]                     # unused-tool (warning)
+    return sop
+
+
+def test_clean_file_exits_0(tmp_path, capsys):
+    assert run(["validate", write(tmp_path, CLEAN)]) == 0
+    out = capsys.readouterr().out
+    assert "no problems" in out
+
+
+def test_warnings_only_exit_0(tmp_path, capsys):
+    sop = dict(CLEAN, tools=[{"name": "refund"}])
+    assert run(["validate", write(tmp_path, sop)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["warning", "unused-tool", "tool", "refund:"]
+    assert "0 errors, 1 warning" in lines[-1]
+
+
+def test_errors_exit_1_with_one_line_per_issue(tmp_path, capsys):
+    assert run(["validate", write(tmp_path, broken())]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["error", "unknown-node", "node"]
+    assert any(line.split()[:4] == ["error", "unknown-tool", "node", "ask:"] for line in lines)
+    assert "check_user" in "\n".join(lines)
+    assert lines[-1].endswith("2 errors, 1 warning")
+
+
+def test_json_output(tmp_path, capsys):
+    assert run(["validate", write(tmp_path, broken()), "--json"]) == 1
+    issues = json.loads(capsys.readouterr().out)["issues"]
+    assert [(i["code"], i["severity"], i["node"], i["edge"]) for i in issues] == [
+        ("unknown-node", "error", "ask", "e2"),
+        ("unknown-tool", "error", "ask", None),
+        ("unused-tool", "warning", None, None)]
+    assert all({"code", "severity", "message", "node", "edge"} <= set(i) for i in issues)
+
+
+def test_duplicate_ids_are_issues_not_load_failures(tmp_path, capsys):
+    sop = json.loads(json.dumps(CLEAN))
+    sop["nodes"].append({"id": "bye", "kind": "end"})
+    assert run(["validate", write(tmp_path, sop), "--json"]) == 1
+    issues = json.loads(capsys.readouterr().out)["issues"]
+    assert [(i["code"], i["node"]) for i in issues] == [("duplicate-id", "bye")]
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"format": "other", "version": 1}'])
+def test_unreadable_file_exits_2_with_one_line(tmp_path, capsys, content):
+    path = tmp_path / "bad.sop.json"
+    if content is not None:
+        path.write_text(content)
+    assert run(["validate", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err
+
+
+def test_subprocess_json(tmp_path):
+    path = write(tmp_path, broken())
+    result = subprocess.run([str(ROOT / ".venv" / "bin" / "sopstudio"), "validate", path, "--json"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stderr
+    codes = [i["code"] for i in json.loads(result.stdout)["issues"]]
+    assert codes == ["unknown-node", "unknown-tool", "unused-tool"]
