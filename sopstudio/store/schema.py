@@ -1,0 +1,156 @@
+"""The store's schema and its migrations, tracked by `PRAGMA user_version`.
+
+`MIGRATIONS[k]` turns a database at schema version k into version k + 1 (version 0 is an empty
+file). Never edit a released step: append a new one. `migrate(conn, target)` stops at any version,
+which lets tests build a database exactly as an older SOP Studio left it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from .db import StoreError
+
+_V1 = """
+CREATE TABLE sops (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL DEFAULT '',
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+-- Document contents, content-addressed by the SHA-256 of their canonical JSON.
+CREATE TABLE blobs (
+    hash TEXT PRIMARY KEY,
+    sop_id TEXT NOT NULL REFERENCES sops(id),
+    encoding TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    document BLOB NOT NULL
+);
+-- History entries: the same content may appear twice (A -> B -> A).
+CREATE TABLE versions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sop_id TEXT NOT NULL REFERENCES sops(id),
+    hash TEXT NOT NULL REFERENCES blobs(hash),
+    parent TEXT,
+    message TEXT NOT NULL DEFAULT '',
+    tag TEXT,
+    created TEXT NOT NULL
+);
+CREATE INDEX versions_by_sop ON versions(sop_id, id);
+CREATE INDEX versions_by_hash ON versions(hash);
+CREATE TABLE tools (
+    name TEXT PRIMARY KEY,
+    description TEXT NOT NULL DEFAULT '',
+    spec TEXT NOT NULL,
+    source TEXT,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE TABLE scenarios (
+    id TEXT PRIMARY KEY,
+    sop_id TEXT REFERENCES sops(id),
+    name TEXT,
+    kind TEXT,
+    data TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+CREATE INDEX scenarios_by_sop ON scenarios(sop_id);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sop_id TEXT REFERENCES sops(id),
+    version TEXT REFERENCES blobs(hash),
+    scenario_id TEXT REFERENCES scenarios(id),
+    agent TEXT,
+    model TEXT,
+    settings TEXT NOT NULL DEFAULT '{}',
+    status TEXT NOT NULL DEFAULT 'running',
+    outcome TEXT,
+    metrics TEXT NOT NULL DEFAULT '{}',
+    started TEXT,
+    finished TEXT,
+    created TEXT NOT NULL
+);
+CREATE INDEX runs_by_sop ON runs(sop_id, version);
+CREATE INDEX runs_by_agent ON runs(agent);
+CREATE INDEX runs_by_status ON runs(status);
+-- One row per trace event; keys without a column of their own go to `extra` (JSON).
+CREATE TABLE steps (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    type TEXT,
+    node TEXT,
+    tool TEXT,
+    arguments TEXT,
+    result TEXT,
+    text TEXT,
+    extra TEXT,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+"""
+
+# v2: a version may carry several tags (and a tag names one version per SOP); versions record
+# their author. Existing single tags move to the new table.
+_V2 = """
+CREATE TABLE tags (
+    sop_id TEXT NOT NULL REFERENCES sops(id),
+    name TEXT NOT NULL,
+    version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+    created TEXT NOT NULL,
+    PRIMARY KEY (sop_id, name)
+);
+CREATE INDEX tags_by_version ON tags(version_id);
+INSERT OR IGNORE INTO tags (sop_id, name, version_id, created)
+    SELECT sop_id, tag, id, created FROM versions WHERE tag IS NOT NULL AND tag != ''
+    ORDER BY id DESC;
+ALTER TABLE versions ADD COLUMN author TEXT;
+ALTER TABLE versions DROP COLUMN tag;
+"""
+
+
+def _script(sql: str):
+    def step(conn: sqlite3.Connection) -> None:
+        # executescript() would COMMIT first; run statement by statement inside our transaction.
+        for statement in _statements(sql):
+            conn.execute(statement)
+    return step
+
+
+def _statements(sql: str) -> list[str]:
+    lines = [line for line in sql.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
+
+
+MIGRATIONS = [_script(_V1), _script(_V2)]
+LATEST = len(MIGRATIONS)
+
+
+def user_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection, target: int = LATEST) -> int:
+    """Bring the database up to `target`; one transaction, safe against a concurrent opener."""
+    if user_version(conn) >= target:
+        return _check_not_newer(conn)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Re-read under the write lock: another process may have migrated meanwhile.
+        version = user_version(conn)
+        while version < target:
+            MIGRATIONS[version](conn)
+            version += 1
+        conn.execute(f"PRAGMA user_version = {version}")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return _check_not_newer(conn)
+
+
+def _check_not_newer(conn: sqlite3.Connection) -> int:
+    version = user_version(conn)
+    if version > LATEST:
+        raise StoreError(f"the store has schema version {version}, newer than this SOP Studio "
+                         f"reads ({LATEST}); please upgrade")
+    return version

@@ -1,0 +1,143 @@
+"""The shared tool library (Agent-S's Global Action Repository).
+
+SOPs hold their own copy of each tool they use (the document stays self-contained); the library
+is the reference. `bind_tool` copies a library tool into an SOP; `tool_drift` reports SOPs whose
+copy no longer matches the library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from ..core.errors import EditError
+from ..core.model import SOP, Tool
+from .blobs import get_blob
+from .db import StoreError, now_iso
+from .diff import FieldChange, diff_values
+from .toolspecs import read_tool_specs
+
+
+@dataclass
+class ToolDrift:
+    sop_id: str
+    version: str  # hash of the SOP's newest version
+    tool: str
+    changes: list[FieldChange] = field(default_factory=list)  # old = SOP copy, new = library
+
+    def to_dict(self) -> dict:
+        return {"sop_id": self.sop_id, "version": self.version, "tool": self.tool,
+                "changes": [c.to_dict() for c in self.changes]}
+
+
+def _spec(tool: Tool) -> str:
+    return json.dumps(tool.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+
+
+def bind_tool(sop: SOP, tool: Tool, node_id: str | None = None) -> SOP:
+    """A new SOP with `tool` copied into `sop.tools` (replacing a same-named copy) and, when
+    `node_id` is given, listed in that node's tools."""
+    new = sop.model_copy(deep=True)
+    copy = tool.model_copy(deep=True)
+    index = next((i for i, t in enumerate(new.tools) if t.name == tool.name), None)
+    tools = list(new.tools)
+    if index is None:
+        tools.append(copy)
+    else:
+        tools[index] = copy
+    new.tools = tools
+    if node_id is not None:
+        node = new.node(node_id)
+        if node is None:
+            raise EditError(f"no node with id '{node_id}'")
+        if tool.name not in node.tools:
+            node.tools = [*node.tools, tool.name]
+    return new
+
+
+class ToolsMixin:
+    """Methods of `Store` about the tool library; expects `self.tx`."""
+
+    def add_tool(self, tool: Tool, source: str | None = None, replace: bool = False) -> Tool:
+        now = now_iso()
+        with self.tx.write() as conn:
+            exists = conn.execute("SELECT 1 FROM tools WHERE name = ?", (tool.name,)).fetchone()
+            if exists and not replace:
+                raise StoreError(f"tool library: '{tool.name}' already exists (update it instead)")
+            conn.execute("INSERT INTO tools (name, description, spec, source, created, updated) "
+                         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
+                         "description = excluded.description, spec = excluded.spec, "
+                         "source = COALESCE(excluded.source, tools.source), "
+                         "updated = excluded.updated",
+                         (tool.name, tool.description, _spec(tool), source, now, now))
+        return tool
+
+    def update_tool(self, tool: Tool) -> Tool:
+        with self.tx.write() as conn:
+            cursor = conn.execute("UPDATE tools SET description = ?, spec = ?, updated = ? "
+                                  "WHERE name = ?",
+                                  (tool.description, _spec(tool), now_iso(), tool.name))
+            if cursor.rowcount == 0:
+                raise StoreError(f"tool library: no tool '{tool.name}'")
+        return tool
+
+    def remove_tool(self, name: str) -> None:
+        with self.tx.write() as conn:
+            if conn.execute("DELETE FROM tools WHERE name = ?", (name,)).rowcount == 0:
+                raise StoreError(f"tool library: no tool '{name}'")
+
+    def get_tool(self, name: str) -> Tool:
+        with self.tx.read() as conn:
+            row = conn.execute("SELECT spec FROM tools WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise StoreError(f"tool library: no tool '{name}'")
+        return Tool.model_validate_json(row[0])
+
+    def list_tools(self) -> list[Tool]:
+        with self.tx.read() as conn:
+            rows = conn.execute("SELECT spec FROM tools ORDER BY name").fetchall()
+        return [Tool.model_validate_json(row[0]) for row in rows]
+
+    def search_tools(self, query: str) -> list[Tool]:
+        """Tools whose name or description contains every word of `query` (case-insensitive);
+        name matches first."""
+        words = query.lower().split()
+        hits = [t for t in self.list_tools()
+                if all(w in f"{t.name}\n{t.description}".lower() for w in words)]
+        return sorted(hits, key=lambda t: (not all(w in t.name.lower() for w in words), t.name))
+
+    def import_tools(self, path: str | os.PathLike, replace: bool = True) -> list[Tool]:
+        """Add every tool of a tool-spec file (one transaction); existing names are updated
+        when `replace`, otherwise the import fails naming the first clash."""
+        tools = read_tool_specs(path)
+        with self.tx.write():
+            for tool in tools:
+                self.add_tool(tool, source=str(path), replace=replace)
+        return tools
+
+    def bind(self, sop: SOP, name: str, node_id: str | None = None) -> SOP:
+        """`sop` with the library tool `name` copied in (see `bind_tool`)."""
+        return bind_tool(sop, self.get_tool(name), node_id)
+
+    def tool_drift(self, sop_id: str | None = None) -> list[ToolDrift]:
+        """Bound copies (in each SOP's newest version) that differ from the library."""
+        library = {t.name: t.model_dump(mode="json") for t in self.list_tools()}
+        drift = []
+        with self.tx.read() as conn:
+            for sop_key, digest in self._heads(conn, sop_id):
+                sop = get_blob(conn, digest)
+                for tool in sop.tools:
+                    if tool.name in library:
+                        changes = diff_values(tool.model_dump(mode="json"), library[tool.name])
+                        if changes:
+                            drift.append(ToolDrift(sop_key, digest, tool.name, changes))
+        return drift
+
+    def _heads(self, conn, sop_id: str | None) -> list[tuple[str, str]]:
+        sql = ("SELECT v.sop_id, v.hash FROM versions v WHERE v.id = "
+               "(SELECT MAX(id) FROM versions WHERE sop_id = v.sop_id)")
+        if sop_id:
+            return conn.execute(sql + " AND v.sop_id = ?", (sop_id,)).fetchall()
+        return conn.execute(sql + " ORDER BY v.sop_id").fetchall()
+

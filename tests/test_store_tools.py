@@ -1,0 +1,129 @@
+"""The shared tool library: add, update, list, search, import spec files, bind, drift."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sopstudio.core.errors import EditError
+from sopstudio.core.model import SOP, Node, Tool
+from sopstudio.store import StoreError, bind_tool, open_store, parse_tool_specs
+
+SCHEMA = {"type": "object", "properties": {"account_id": {"type": "string", "pattern": "^A\\d+$"}},
+          "required": ["account_id"], "additionalProperties": False}
+BEDROCK = [{"toolSpec": {"name": "getAccount", "description": "Look up a customer account",
+                         "inputSchema": {"json": SCHEMA}}},
+           {"toolSpec": {"name": "closeTicket", "description": "Close a support ticket",
+                         "inputSchema": {"json": {"type": "object", "properties": {}}}}}]
+OPENAI = [{"type": "function", "function": {"name": "refund", "description": "Refund an order",
+                                            "parameters": {"type": "object", "properties": {
+                                                "order": {"type": "integer"}}}}},
+          {"type": "function", "name": "flat", "description": "Responses API form",
+           "parameters": SCHEMA}]
+
+
+@pytest.fixture
+def store(tmp_path):
+    with open_store(tmp_path / "tools.sqlite") as opened:
+        yield opened
+
+
+def test_add_get_update_remove(store):
+    tool = Tool(name="lookup", description="Find a user", parameters=SCHEMA, method="POST")
+    store.add_tool(tool)
+    assert store.get_tool("lookup") == tool
+    with pytest.raises(StoreError, match="already exists"):
+        store.add_tool(tool)
+    store.update_tool(tool.model_copy(update={"description": "Find a customer"}))
+    assert store.get_tool("lookup").description == "Find a customer"
+    with pytest.raises(StoreError, match="no tool"):
+        store.update_tool(Tool(name="ghost"))
+    store.remove_tool("lookup")
+    assert store.list_tools() == []
+    with pytest.raises(StoreError):
+        store.get_tool("lookup")
+
+
+def test_list_and_search(store):
+    for name, description in (("send_email", "Email the customer"),
+                              ("lookup_order", "Find an order by id"),
+                              ("refund", "Refund a customer order")):
+        store.add_tool(Tool(name=name, description=description))
+    assert [t.name for t in store.list_tools()] == ["lookup_order", "refund", "send_email"]
+    assert [t.name for t in store.search_tools("ORDER")] == ["lookup_order", "refund"]
+    assert [t.name for t in store.search_tools("customer order")] == ["refund"]
+    assert [t.name for t in store.search_tools("email")] == ["send_email"]
+    assert store.search_tools("nothing-like-this") == []
+
+
+def test_parse_both_spec_forms_keeps_schema_verbatim():
+    tools = parse_tool_specs(BEDROCK + OPENAI)
+    assert [t.name for t in tools] == ["getAccount", "closeTicket", "refund", "flat"]
+    assert tools[0].parameters == SCHEMA and tools[3].parameters == SCHEMA
+    assert tools[2].parameters["properties"]["order"] == {"type": "integer"}
+    assert parse_tool_specs({"tools": BEDROCK})[1].description == "Close a support ticket"
+    for bad in ([{"nothing": 1}], [3], "text", [{"toolSpec": {"description": "no name"}}],
+                [{"toolSpec": {"name": "x", "inputSchema": {"json": [1]}}}]):
+        with pytest.raises(StoreError):
+            parse_tool_specs(bad)
+
+
+def test_import_files(store, tmp_path):
+    bedrock, openai = tmp_path / "toolspecs.json", tmp_path / "openai.json"
+    bedrock.write_text(json.dumps(BEDROCK))
+    openai.write_text(json.dumps(OPENAI))
+    store.import_tools(bedrock)
+    store.import_tools(openai)
+    assert [t.name for t in store.list_tools()] == ["closeTicket", "flat", "getAccount", "refund"]
+    assert store.get_tool("getAccount").parameters == SCHEMA
+    changed = [dict(BEDROCK[0], toolSpec=dict(BEDROCK[0]["toolSpec"], description="v2"))]
+    bedrock.write_text(json.dumps(changed))
+    with pytest.raises(StoreError, match="already exists"):
+        store.import_tools(bedrock, replace=False)
+    assert store.get_tool("getAccount").description == "Look up a customer account"
+    store.import_tools(bedrock)
+    assert store.get_tool("getAccount").description == "v2"
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{")
+    with pytest.raises(StoreError, match="not valid JSON"):
+        store.import_tools(broken)
+    with pytest.raises(StoreError, match="cannot read"):
+        store.import_tools(tmp_path / "missing.json")
+
+
+def test_bind_copies_the_tool_into_the_sop(store):
+    store.add_tool(Tool(name="lookup", description="v1", parameters=SCHEMA))
+    sop = SOP(id="s", nodes=[Node(id="a")])
+    bound = store.bind(sop, "lookup", node_id="a")
+    assert sop.tools == [] and sop.node("a").tools == []  # the input is untouched
+    assert bound.tool("lookup") == store.get_tool("lookup")
+    assert bound.node("a").tools == ["lookup"]
+    rebound = bind_tool(bound, Tool(name="lookup", description="v2"), node_id="a")
+    assert len(rebound.tools) == 1 and rebound.tool("lookup").description == "v2"
+    assert rebound.node("a").tools == ["lookup"]
+    with pytest.raises(EditError):
+        store.bind(sop, "lookup", node_id="missing")
+    with pytest.raises(StoreError):
+        store.bind(sop, "unknown")
+
+
+def test_drift_reports_latest_versions_that_differ(store):
+    store.add_tool(Tool(name="lookup", description="v1", parameters=SCHEMA))
+    store.add_tool(Tool(name="other", description="unused"))
+    base = SOP(id="a", nodes=[Node(id="n")])
+    in_sync = store.bind(base, "lookup")
+    store.record(in_sync)
+    stale = store.bind(base.model_copy(update={"id": "b"}), "lookup")
+    store.record(stale)
+    local = SOP(id="c", tools=[Tool(name="local_only")])
+    store.record(local)
+    assert store.tool_drift() == []
+    store.update_tool(Tool(name="lookup", description="v2", parameters=SCHEMA))
+    store.record(store.bind(in_sync, "lookup"))  # 'a' picks up the new library copy
+    drift = store.tool_drift()
+    assert [(d.sop_id, d.tool) for d in drift] == [("b", "lookup")]
+    assert [(c.field, c.old, c.new) for c in drift[0].changes] == [("description", "v1", "v2")]
+    assert drift[0].version == store.head("b").hash
+    assert store.tool_drift("a") == []
+    assert drift[0].to_dict()["changes"][0]["new"] == "v2"
