@@ -1,0 +1,70 @@
+"""Batch runs: many scenarios on a thread pool, with progress, cancellation and metrics.
+
+Threads suit LLM agents (I/O-bound); each run has its own agent, user and tools, and the
+compiled SOP is shared read-only. Results keep the scenarios' order whatever the finishing order.
+`progress(done, total, result)` is called from worker threads (the GUI marshals it to Qt).
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .compiled import CompiledSop
+from .metrics import run_metrics, summarize
+from .runner import run_scenario
+from .scenarios import Scenario
+from .trace import Trace
+
+Progress = Callable[[int, int, "RunResult"], None]
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario
+    trace: Trace | None
+    metrics: dict | None
+    error: str | None = None
+
+
+@dataclass
+class BatchResult:
+    results: list[RunResult] = field(default_factory=list)
+    metrics: dict = field(default_factory=dict)
+    cancelled: bool = False
+
+    @property
+    def traces(self) -> list[Trace]:
+        return [r.trace for r in self.results if r.trace is not None]
+
+
+def run_batch(cs: CompiledSop, scenarios: list[Scenario], agent: Any = "scripted", *,
+              workers: int = 4, progress: Progress | None = None,
+              cancel: threading.Event | None = None, **options) -> BatchResult:
+    """Run every scenario; `agent` is a name or a factory `compiled -> agent` (one per run)."""
+    cancel = cancel or threading.Event()
+    results: list[RunResult | None] = [None] * len(scenarios)
+
+    def one(index: int) -> RunResult:
+        scenario = scenarios[index]
+        if cancel.is_set():
+            return RunResult(scenario, None, None, "cancelled")
+        try:
+            chosen = agent(cs) if callable(agent) else agent
+            trace = run_scenario(cs, scenario, chosen, cancel=cancel, **options)
+        except Exception as error:  # noqa: BLE001 - one broken run must not sink the batch
+            return RunResult(scenario, None, None, f"{error.__class__.__name__}: {error}")
+        return RunResult(scenario, trace, run_metrics(trace, scenario))
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {pool.submit(one, i): i for i in range(len(scenarios))}
+        for done, future in enumerate(as_completed(futures), 1):
+            result = future.result()
+            results[futures[future]] = result
+            if progress is not None:
+                progress(done, len(scenarios), result)
+    finished = [r for r in results if r is not None]
+    rows = [r.metrics for r in finished if r.metrics is not None and r.error is None]
+    return BatchResult(finished, summarize(rows), cancel.is_set())

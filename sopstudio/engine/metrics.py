@@ -1,0 +1,77 @@
+"""Run metrics (DESIGN §6), per run and aggregated overall and by scenario type.
+
+Per run, against the scenario's expected values:
+- ``tta`` Tool Trace Alignment (JourneyBench §3): 1 if the executed tool names equal the expected
+  sequence (no missing, extra or misordered call), else 0;
+- ``tca`` Tool Call Accuracy (Eq. 1): if aligned, correct (name, value) parameters over expected
+  parameters (1.0 when no parameters are expected), else 0. Aggregated, ``ujcs`` is the mean of
+  TCA_conv over all runs (Eq. 2) and ``tca`` the mean over the aligned runs only (parameter
+  accuracy when the trace is right);
+- ``path_accuracy`` (SOP-Agent §5.1): the visited node path equals the expected path;
+  ``leaf_accuracy``: the run stopped at the expected leaf (last node of the path);
+- SOP-Bench §5: a run is *complete* when it ended by itself (not turn-limit or stopped); it is
+  *correct* when outcome and end node are as expected (and, for imported tests, every expected final
+  value); ``ecr`` = complete / runs, ``c_tsr`` = correct / complete, ``tsr`` = correct / runs.
+"""
+
+from __future__ import annotations
+
+from .trace import Trace
+
+INCOMPLETE = frozenset(("turn-limit", "stopped"))
+KEYS = ("ujcs", "tta", "tca", "path_accuracy", "leaf_accuracy", "ecr", "c_tsr", "tsr", "runs")
+
+
+def tool_call_accuracy(actual: list, expected: list) -> tuple[int, float]:
+    if [c["tool"] for c in actual] != [c["tool"] for c in expected]:
+        return 0, 0.0
+    total = sum(len(c["arguments"]) for c in expected)
+    if total == 0:
+        return 1, 1.0
+    correct = 0
+    for got, want in zip(actual, expected):
+        args = got.get("arguments") or {}
+        correct += sum(1 for k, v in want["arguments"].items() if k in args and args[k] == v)
+    return 1, correct / total
+
+
+def run_metrics(trace: Trace, scenario) -> dict:
+    expected = scenario.expected
+    tta, tca = tool_call_accuracy(trace.tool_trace, expected.get("tool_trace", []))
+    want_path = expected.get("path") or []
+    complete = trace.outcome not in INCOMPLETE
+    correct = (trace.outcome == expected.get("outcome")
+               and trace.end_node == expected.get("end_node")
+               and all(trace.variables.get(k) == v
+                       for k, v in (scenario.expected_values or {}).items()))
+    return {"scenario": scenario.id, "type": scenario.type, "tta": tta, "tca": tca,
+            "path": trace.path == want_path,
+            "leaf": bool(trace.path) and bool(want_path) and trace.path[-1] == want_path[-1],
+            "complete": complete, "correct": bool(correct), "outcome": trace.outcome,
+            "expected_outcome": expected.get("outcome")}
+
+
+def aggregate(rows: list[dict]) -> dict:
+    runs = len(rows)
+    if not runs:
+        return {k: 0.0 for k in KEYS} | {"runs": 0}
+    aligned = [r for r in rows if r["tta"]]
+    complete = [r for r in rows if r["complete"]]
+    correct = sum(1 for r in rows if r["correct"])
+    return {"ujcs": sum(r["tca"] for r in rows) / runs,
+            "tta": len(aligned) / runs,
+            "tca": (sum(r["tca"] for r in aligned) / len(aligned)) if aligned else 0.0,
+            "path_accuracy": sum(1 for r in rows if r["path"]) / runs,
+            "leaf_accuracy": sum(1 for r in rows if r["leaf"]) / runs,
+            "ecr": len(complete) / runs,
+            "c_tsr": (sum(1 for r in complete if r["correct"]) / len(complete)) if complete else 0.0,
+            "tsr": correct / runs,
+            "runs": runs}
+
+
+def summarize(rows: list[dict]) -> dict:
+    """{"overall": M, "by_type": {type: M}} (types in first-seen order)."""
+    by_type: dict = {}
+    for row in rows:
+        by_type.setdefault(row["type"], []).append(row)
+    return {"overall": aggregate(rows), "by_type": {t: aggregate(r) for t, r in by_type.items()}}

@@ -1,0 +1,210 @@
+"""The orchestrator: the state machine that runs one SOP conversation (DESIGN §2, §6).
+
+State: current node, variables, Agent-S execution memory, visit counts, transcript, tool trace.
+`step()` returns exactly one `Event` (None once finished); `run()` steps until an end node, a
+halt/stop, or the turn limit. A **turn** is one message in the conversation: an agent `say` or
+`ask`, or a user reply (tool calls, transitions and guardrail events are not turns); the default
+limit is 40 (JourneyBench). It is checked before each agent decision, so an ask and its reply
+may end one turn past the limit. `max_events` is a second, hard bound on events for runaway agents.
+
+Semantics: the agent acts in the node (say/ask/call/finish/halt, see agents/base.py); on finish
+the orchestrator evaluates `set`, then leaves by the first success edge whose `when` holds, else
+the `else` edge (`branching: all`: every true edge, depth first; the outcome is that of the last
+end reached). A tool error takes the first matching failure edge; without one, the agent may call
+the tool again, up to the node's `max_attempts` calls in all in this visit, and then the run ends
+with the grace message (outcome technical-issue). Entering a node more than `max_attempts` times
+ends the run the same way. Deterministic for a given agent, user, response table and seed.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import deque
+from typing import Any, Callable
+
+from ..core.expr import ExprError, parse
+from .agents.base import ACTION_KINDS, Action, AgentContext, AgentError, Check
+from .compiled import CompiledSop
+from .knowledge import NO_ANSWER, find_answer
+from .orchestrator_actions import NodeActions
+from .orchestrator_replay import RecordedInputs
+from .tools import MockTools
+from .trace import Event, Trace
+from .users import UserTurn
+
+GRACE_MESSAGE = ("I'm sorry, I'm facing a technical issue and cannot complete your request "
+                 "right now. Please try again later.")
+TURN_EVENTS = frozenset(("say", "ask", "user"))
+UserOverride = Callable[[list, "str | None"], "UserTurn | str | None"]
+
+
+class Orchestrator(NodeActions):
+    def __init__(self, compiled: CompiledSop, agent, user, tools: MockTools | None = None, *,
+                 seed: int = 0, max_turns: int = 40, max_events: int = 10_000,
+                 max_rejections: int = 2, checks: list[Check] | None = None,
+                 user_override: UserOverride | None = None, meta: dict | None = None,
+                 recorded: RecordedInputs | None = None):
+        self.compiled, self.sop, self.agent, self.user = compiled, compiled.sop, agent, user
+        self.tools = tools or MockTools(compiled.tools)
+        self.rng = random.Random(seed)
+        self.max_turns, self.max_events, self.max_rejections = max_turns, max_events, max_rejections
+        self.checks: list[Check] = list(checks or [])
+        self.user_override = user_override
+        self.operator_inputs: deque[UserTurn] = deque()
+        self.recorded = recorded
+        self.static = bool(getattr(agent, "static", False))
+        self.variables: dict[str, Any] = {}
+        self.trace = Trace(meta={"sop": self.sop.id, "agent": getattr(agent, "name", "?"),
+                                 "seed": seed, "static": self.static, "max_turns": max_turns,
+                                 "max_events": max_events, "max_rejections": max_rejections,
+                                 **(meta or {})})
+        self.transcript: list[dict] = []
+        self.visits: dict[str, int] = {}
+        self.branches: list[list] = []  # branching "all": stacks of edges still to follow
+        self.pending: deque[Event] = deque()
+        self.node_id = self.sop.start
+        self.visit: list[Event] = []
+        self.failures: dict[str, int] = {}
+        self.reflections: list[str] = []
+        self.rejections = 0
+        self.started = self.done = False
+
+    # -- public -----------------------------------------------------------------------------
+    def step(self) -> Event | None:
+        if not self.pending and not self.done:
+            self._advance()
+        return self.pending.popleft() if self.pending else None
+
+    def run(self, cancel: threading.Event | None = None) -> Trace:
+        while self.step() is not None:
+            if cancel is not None and cancel.is_set() and not self.done:
+                self.stop()
+        return self.trace
+
+    def stop(self, text: str | None = None) -> None:
+        """Operator stop: ends the run with outcome `stopped`."""
+        if not self.done:
+            self._end("stopped", text=text)
+
+    def push_user_input(self, turn: UserTurn | str) -> None:
+        """The operator types as the user: used for the next reply instead of the user."""
+        self.operator_inputs.append(turn if isinstance(turn, UserTurn) else UserTurn(turn))
+
+    @property
+    def node(self):
+        return self.compiled.nodes[self.node_id].node
+
+    # -- machinery --------------------------------------------------------------------------
+    def _emit(self, kind: str, **fields) -> Event:
+        event = Event(kind, index=len(self.trace.events), **fields)
+        self.trace.events.append(event)
+        self.visit.append(event)
+        self.pending.append(event)
+        if kind in TURN_EVENTS:
+            self.trace.turns += 1
+        return event
+
+    def _advance(self) -> None:
+        if not self.started:
+            self._start()
+        elif self.trace.turns >= self.max_turns or len(self.trace.events) >= self.max_events:
+            self._end("turn-limit")
+        else:
+            self._act()
+
+    def _start(self) -> None:
+        self.started = True
+        turn, operator = self._opening()
+        if turn is not None:
+            self._user_event(turn, operator)
+        self._enter(self.sop.start, None, None)
+
+    def _act(self) -> None:
+        ctx = self.context()
+        try:
+            action = self._next_action(ctx)
+        except AgentError as error:
+            self._reject(error.code, str(error), None)
+            return
+        problem = self._validate(action, ctx)
+        if problem is not None:
+            self._reject(problem[0], problem[1], action)
+            return
+        self.rejections = 0
+        self.reflections.clear()
+        first = len(self.trace.events)
+        getattr(self, "_do_" + action.kind)(action)
+        if len(self.trace.events) > first:  # the action is kept on its first event, for replay
+            self.trace.events[first].action = action.to_dict()
+
+    def _next_action(self, ctx: AgentContext) -> Action:
+        if self.recorded is not None:
+            return self.recorded.next_action()
+        return self.agent.next_action(ctx)
+
+    def context(self) -> AgentContext:
+        """The agent's view of the current node (also shown by the GUI's prompt pane)."""
+        nid = self.node_id
+        last_user = next((e for e in reversed(self.visit) if e.type == "user"), None)
+        last_result = next((e for e in reversed(self.visit) if e.type == "tool_result"), None)
+        return AgentContext(
+            sop=self.sop, node=self.node, instructions=self.compiled.nodes[nid].instructions,
+            tools=list(self.compiled.tools.values()) if self.static
+            else self.compiled.nodes[nid].allowed,
+            variables=self.variables, memory=self.trace.memory, transcript=self.transcript,
+            visit=self.visit, reflections=self.reflections, rng=self.rng,
+            visit_number=self.visits.get(nid, 1), last_user=last_user, last_result=last_result,
+            knowledge=self._knowledge, evaluate=self._evaluate)
+
+    def _knowledge(self, question: str) -> str:
+        return find_answer(self.sop.knowledge, question) or NO_ANSWER
+
+    def _evaluate(self, expr: Any) -> Any:
+        try:
+            return (parse(expr) if isinstance(expr, str) else expr).evaluate(self.variables)
+        except ExprError:
+            return None
+
+    def _validate(self, action: Any, ctx: AgentContext) -> tuple[str, str] | None:
+        if not isinstance(action, Action) or action.kind not in ACTION_KINDS:
+            return "malformed-output", "The reply is not a valid action; answer with a tool " \
+                                       "call or a message."
+        if action.kind == "call":
+            allowed = [t.name for t in ctx.tools]
+            if action.tool not in allowed:
+                return "tool-not-in-node", (f"Tool '{action.tool}' is not available in this "
+                                            f"step. Available tools: {', '.join(allowed) or 'none'}.")
+            if not isinstance(action.arguments, dict):
+                return "malformed-output", "Tool arguments must be a JSON object."
+        if action.kind == "ask" and not all(isinstance(v, str) for v in action.variables or []):
+            return "malformed-output", "Ask for variables by name."
+        for check in self.checks:
+            verdict = check(action, ctx)
+            if verdict:
+                return verdict if isinstance(verdict, tuple) else ("guardrail", str(verdict))
+        return None
+
+    def _reject(self, code: str, message: str, action: Any) -> None:
+        if isinstance(action, Action):
+            tool, arguments, record = action.tool, action.arguments, action.to_dict()
+        else:  # no usable action: replay raises the same AgentError again
+            tool, arguments, record = None, None, {"kind": "error", "code": code, "text": message}
+        self._emit("guardrail", node=self.node_id, code=code, text=message, tool=tool,
+                   arguments=arguments if isinstance(arguments, dict) else None, action=record)
+        self.reflections.append(message)
+        self.rejections += 1
+        if self.rejections > self.max_rejections:
+            self._grace()
+
+    def _grace(self, code: str | None = None) -> None:
+        self._emit("say", node=self.node_id, text=GRACE_MESSAGE)
+        self.transcript.append({"role": "agent", "text": GRACE_MESSAGE})
+        self._end("technical-issue", code=code)
+
+    def _end(self, outcome: str, end_node: str | None = None, text: str | None = None,
+                code: str | None = None) -> None:
+        self._emit("end", node=end_node or self.node_id, outcome=outcome, text=text, code=code)
+        self.trace.outcome, self.trace.end_node = outcome, end_node
+        self.trace.variables = dict(self.variables)
+        self.done = True

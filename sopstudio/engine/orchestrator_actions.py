@@ -1,0 +1,159 @@
+"""Executing validated agent actions and moving between nodes (part of the Orchestrator).
+
+Kept apart from orchestrator.py only to keep modules small; `NodeActions` is a mixin that
+relies on the orchestrator's state (see Orchestrator.__init__).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .agents.base import Action
+from .compiled import CEdge, choose_failure, choose_success, run_sets
+from .trace import MemoryEntry
+from .users import UserTurn
+
+
+class NodeActions:
+    # -- conversation -----------------------------------------------------------------------
+    def _do_say(self, action: Action) -> None:
+        self._emit("say", node=self.node_id, text=action.text or "", knowledge=action.knowledge)
+        self.transcript.append({"role": "agent", "text": action.text or ""})
+        kind = "external_knowledge" if action.knowledge else "message_to_user"
+        self._memory(kind, "done", True)
+
+    def _do_ask(self, action: Action) -> None:
+        variables = list(action.variables or [])
+        text = action.text or ("Please provide: " + ", ".join(variables))
+        self._emit("ask", node=self.node_id, variables=variables, text=text)
+        self.transcript.append({"role": "agent", "text": text})
+        turn, operator = self._reply(variables, text)
+        self._user_event(turn, operator)
+        ok = not turn.missing and not turn.question and all(v in turn.values for v in variables)
+        self._memory("ask_user_input: " + ", ".join(variables), turn.text, ok)
+
+    def _reply(self, variables: list, text: str) -> tuple[UserTurn, dict | None]:
+        if self.recorded is not None:
+            return self.recorded.next_user()
+        if self.operator_inputs:
+            return self.operator_inputs.popleft(), {"typed": True}
+        if self.user_override is not None:
+            typed = self.user_override(variables, text)
+            if typed is not None:
+                turn = typed if isinstance(typed, UserTurn) else UserTurn(str(typed))
+                return turn, {"typed": True}
+        return self.user.reply(variables, text, self), None
+
+    def _opening(self) -> tuple[UserTurn | None, dict | None]:
+        if self.recorded is not None:
+            return self.recorded.opening()
+        opening = getattr(self.user, "opening", None)
+        return (opening(self.sop) if opening else None), None
+
+    def _user_event(self, turn: UserTurn, operator: dict | None) -> None:
+        self._emit("user", node=self.node_id, text=turn.text, values=dict(turn.values) or None,
+                   missing=list(turn.missing) or None, question=turn.question, operator=operator)
+        self.transcript.append({"role": "user", "text": turn.text})
+        self.variables.update(turn.values)
+
+    # -- tools ------------------------------------------------------------------------------
+    def _do_call(self, action: Action) -> None:
+        name, arguments = action.tool, dict(action.arguments or {})
+        self._emit("tool_call", node=self.node_id, tool=name, arguments=arguments)
+        self.trace.tool_trace.append({"tool": name, "arguments": arguments})
+        if self.recorded is not None:
+            result, operator = self.recorded.next_result()
+        else:
+            result, operator = self.tools.call(name, arguments)
+        attempt = self.failures.get(name, 0) + 1
+        self._emit("tool_result", node=self.node_id, tool=name, result=result, attempt=attempt,
+                   operator=operator)
+        if "error" in result:
+            self._memory("api_call: " + name, result["error"], False)
+            self._on_failure(name, result["error"])
+        else:
+            outputs = result.get("outputs") or {}
+            self._memory("api_call: " + name, outputs, True)
+            self.variables.update(outputs)
+
+    def _on_failure(self, tool: str, error: str) -> None:
+        self.failures[tool] = self.failures.get(tool, 0) + 1
+        if self.static:
+            return
+        cnode = self.compiled.nodes[self.node_id]
+        edge = choose_failure(cnode, {**self.variables, "error": error, "tool": tool})
+        if edge is not None:
+            self._follow(edge)
+        elif self.failures[tool] >= cnode.node.attempts:
+            self._grace("attempts-exhausted")
+
+    # -- leaving nodes ----------------------------------------------------------------------
+    def _do_finish(self, action: Action) -> None:
+        if action.values:
+            self.variables.update(action.values)
+        if self.static:
+            self._finish_static(action)
+            return
+        cnode = self.compiled.nodes[self.node_id]
+        if cnode.node.kind == "end":
+            self._reach_end(action)
+            return
+        run_sets(cnode, self.variables)
+        chosen = choose_success(cnode, self.variables)
+        if not chosen:
+            self._grace("no-edge")
+            return
+        if len(chosen) > 1:
+            self.branches.append(list(reversed(chosen[1:])))
+        self._follow(chosen[0])
+
+    def _finish_static(self, action: Action) -> None:
+        node = self.compiled.nodes.get(action.end_node or "")
+        if node is not None and node.node.kind == "end":
+            self.trace.path.append(node.node.id)
+            self.trace.ends.append(node.node.id)
+            self._end(node.node.outcome or "resolved", node.node.id)
+        else:
+            self._end("stopped")
+
+    def _reach_end(self, action: Action) -> None:
+        self.trace.ends.append(self.node_id)
+        while self.branches and not self.branches[-1]:
+            self.branches.pop()
+        if self.branches:
+            self._follow(self.branches[-1].pop())
+            return
+        node = self.node
+        self._end(node.outcome or "resolved", node.id)
+
+    def _halt_outcome(self, action: Action) -> str:
+        return "blocked" if action.reason == "blocked" else "stopped"
+
+    def _do_halt(self, action: Action) -> None:
+        if action.text:
+            self._emit("say", node=self.node_id, text=action.text)
+            self.transcript.append({"role": "agent", "text": action.text})
+        self._memory("halt: " + (action.reason or ""), action.text or "", False)
+        self._end(self._halt_outcome(action), text=action.reason)
+
+    def _follow(self, edge: CEdge) -> None:
+        self._enter(edge.target, edge.id, self.node_id)
+
+    def _enter(self, target: str, edge_id: str | None, source: str | None) -> None:
+        count = self.visits.get(target, 0) + 1
+        limit = self.compiled.nodes[target].node.attempts
+        if count > limit:
+            self._grace("attempts-exhausted")
+            return
+        self.visits[target] = count
+        self.node_id = target
+        self.visit = []
+        self.failures = {}
+        self._emit("transition", node=target, edge=edge_id, source=source)
+        self.trace.path.append(target)
+        if edge_id is not None:
+            self.trace.edges.append(edge_id)
+
+    def _memory(self, action: str, observation: Any, ok: bool) -> None:
+        self.trace.memory.append(MemoryEntry(action, observation, "success" if ok else "fail",
+                                             self.node_id))

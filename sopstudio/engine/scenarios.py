@@ -1,0 +1,171 @@
+"""Scenarios (DESIGN §5): test cases derived from journeys, plain data ready for the store.
+
+Per journey (JourneyBench phase 4):
+- ``correct``: every user value present, tools answer with condition-driven values;
+- ``missing-parameter``: the user does not have one value the journey asks for (among the asked
+  values some tool call of the journey takes, else all asked: number i of the journey takes the
+  i-th, cyclically, so a cover exercises different values); a correct agent halts
+  there (outcome ``blocked``) instead of calling a tool without it (JourneyBench Appendix G);
+- ``failing-function``: a successful tool call of the journey (the i-th, cyclically, for journey
+  number i) fails persistently with an
+  error no failure edge of its node catches when the tool declares one (else its first error, else
+  ``api_error``); the outcome is that failure edge's path, or ``technical-issue`` after retries.
+Expected path / tool trace / end node / outcome come from the reference walk (walk.py);
+``realized`` says whether the correct scenario's walk follows its journey (it may not when
+conditions along the path contradict each other).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+
+from ..core.journeys import Journey, JourneyGraph
+from .compiled import CompiledSop
+from .values import journey_values
+from .walk import expected_run
+
+TYPES = ("correct", "missing-parameter", "failing-function")
+
+
+@dataclass
+class Scenario:
+    id: str
+    type: str
+    journey: dict
+    user: dict                              # {"seed": {...}, "question"?, "question_at"?, "opening"?}
+    responses: dict                         # tool -> [{"outputs": {...}} | {"error": code}]
+    expected: dict                          # {"path", "edges", "tool_trace", "end_node", "outcome"}
+    withheld: str | None = None
+    failing: dict | None = None             # {"tool", "error", "call"}
+    expected_values: dict = field(default_factory=dict)  # imported tests: variable -> value
+    realized: bool = True
+    notes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Scenario":
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+def _copy_responses(responses: dict) -> dict:
+    return {tool: [dict(e, outputs=dict(e["outputs"])) if "outputs" in e else dict(e)
+                   for e in entries] for tool, entries in responses.items()}
+
+
+def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
+                  types: tuple = TYPES) -> list[Scenario]:
+    values = journey_values(cs, journey)
+    base = Scenario(f"j{number}-correct", "correct", journey.to_dict(),
+                    {"seed": dict(values.seed)}, _copy_responses(values.responses), {})
+    if values.unsolved:
+        base.notes.append("no values found for edges: " + ", ".join(values.unsolved))
+    base.expected = expected_run(cs, base.user["seed"], base.responses).to_dict()
+    base.realized = base.expected["edges"] == list(journey.edges)
+    built = {"correct": base}
+    withheld = _withheld(cs, journey, base, number)
+    if withheld is not None:
+        built["missing-parameter"] = _derive(cs, base, number, "missing-parameter",
+                                             withheld=withheld)
+    failing = _failing(cs, base, number)
+    if failing is not None:
+        built["failing-function"] = _derive(cs, base, number, "failing-function", failing=failing)
+    return [built[t] for t in types if t in built]
+
+
+def _derive(cs: CompiledSop, base: Scenario, number: int, kind: str, withheld=None,
+            failing=None) -> Scenario:
+    responses = _copy_responses(base.responses)
+    seed = dict(base.user["seed"])
+    if failing is not None:
+        entries = responses[failing["tool"]]
+        del entries[failing["call"]:]
+        entries.append({"error": failing["error"]})
+    if withheld is not None:
+        seed.pop(withheld, None)
+    expected = expected_run(cs, seed, responses, withheld).to_dict()
+    return Scenario(f"j{number}-{kind}", kind, base.journey, {"seed": seed}, responses, expected,
+                    withheld=withheld, failing=failing, realized=base.realized)
+
+
+def _withheld(cs: CompiledSop, journey: Journey, base: Scenario, number: int) -> str | None:
+    asked = list(dict.fromkeys(v for n in journey.nodes for v in cs.nodes[n].node.ask))
+    used = {k for call in base.expected["tool_trace"] for k in call["arguments"]}
+    pool = [v for v in asked if v in used] or asked
+    return pool[number % len(pool)] if pool else None
+
+
+def _failing(cs: CompiledSop, base: Scenario, number: int) -> dict | None:
+    seen: dict = {}
+    ok_calls = []
+    for call in base.expected["tool_trace"]:
+        name = call["tool"]
+        index = seen.get(name, 0)
+        seen[name] = index + 1
+        entries = base.responses.get(name) or [{}]
+        if "error" not in entries[min(index, len(entries) - 1)]:
+            ok_calls.append((name, index))
+    if not ok_calls:
+        return None
+    name, index = ok_calls[number % len(ok_calls)]
+    return {"tool": name, "error": _uncaught_error(cs, base, name), "call": index}
+
+
+def _uncaught_error(cs: CompiledSop, base: Scenario, tool: str) -> str:
+    errors = list(cs.tools[tool].errors) if tool in cs.tools else []
+    nodes = [n for n in base.expected["path"] if tool in cs.nodes[n].node.tools]
+    failure_edges = [e for n in nodes for e in cs.nodes[n].failure]
+    for error in errors:
+        env = {"error": error, "tool": tool}
+        if not any(e.is_else or e.holds(env) for e in failure_edges):
+            return error
+    return errors[0] if errors else "api_error"
+
+
+def generate(cs: CompiledSop, journeys: list[Journey] | None = None,
+             types: tuple = TYPES) -> list[Scenario]:
+    """Scenarios of the given types for each journey (default: the edge-covering set)."""
+    if journeys is None:
+        from ..core.journeys_cover import cover
+        journeys = cover(JourneyGraph(cs.sop))
+    result: list[Scenario] = []
+    for number, journey in enumerate(journeys):
+        result.extend(scenarios_for(cs, journey, number, types))
+    return result
+
+
+def sample_journeys(graph: JourneyGraph, count: int, seed: int = 0) -> list[Journey]:
+    """Balanced random journeys (SOP-Agent Appendix D): at each node a branch is drawn with
+    probability proportional to the journeys (leaves) below it, so every journey is equally
+    likely however unbalanced the graph."""
+    rng = random.Random(seed)
+    if graph.count() == 0:
+        return []
+    return [_sample_one(graph, rng) for _ in range(count)]
+
+
+def _sample_one(graph: JourneyGraph, rng: random.Random) -> Journey:
+    node, used, nodes, edges = graph.start, False, [graph.start], []
+    while True:
+        weights = [] if not graph.is_end[node] else [(None, 1)]
+        for k in graph.out[node]:
+            back = k in graph.back
+            if back and used:
+                continue
+            t = graph.edge_dst[k]
+            weight = graph.dag[t] if (back or used) else graph.walk[t]
+            if weight:
+                weights.append((k, weight))
+        pick = rng.randrange(sum(w for _, w in weights))
+        for k, weight in weights:
+            if pick < weight:
+                break
+            pick -= weight
+        if k is None:
+            return graph._journey(nodes, edges)
+        used = used or k in graph.back
+        edges.append(k)
+        node = graph.edge_dst[k]
+        nodes.append(node)

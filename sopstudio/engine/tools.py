@@ -1,0 +1,71 @@
+"""Mocked tools: answers from a scenario's response table, with an operator override hook.
+
+The response table maps a tool name to the list of responses for its successive calls in a run;
+each response is ``{"outputs": {...}}`` or ``{"error": "code"}``; calls beyond the list repeat
+the last entry. A tool absent from the table answers with typed defaults (first enum value...), so
+a hand-started simulation in the GUI always gets an answer. No network call is ever made here.
+
+Operator override (the GUI's "edit before it is returned"): a dict ``{tool: response}`` or a
+callable ``(tool, arguments, response) -> response | None``; an overridden result is recorded on the
+event as operator input together with the original.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable, Mapping
+
+from ..core.model import Tool
+
+Override = Callable[[str, dict, dict], "dict | None"] | Mapping[str, dict] | None
+
+TYPE_DEFAULTS = {"string": "ok", "integer": 0, "number": 0.0, "boolean": True,
+                 "list": [], "object": {}}
+
+
+def default_outputs(tool: Tool) -> dict:
+    return {o.name: (o.enum[0] if o.enum else copy.copy(TYPE_DEFAULTS.get(o.type, "ok")))
+            for o in tool.outputs}
+
+
+def normalise(response: Any) -> dict:
+    """Accept {"outputs": {...}}, {"error": code} or a bare outputs dict."""
+    if isinstance(response, dict) and ("outputs" in response or "error" in response):
+        if response.get("error") is not None:
+            return {"error": str(response["error"])}
+        return {"outputs": dict(response.get("outputs") or {})}
+    return {"outputs": dict(response or {})}
+
+
+class MockTools:
+    def __init__(self, tools: Mapping[str, Tool], responses: Mapping[str, list] | None = None,
+                 override: Override = None):
+        self.tools = tools
+        self.responses = {name: list(entries) for name, entries in (responses or {}).items()}
+        self.override = override
+        self.calls: dict[str, int] = {}
+
+    def call(self, name: str, arguments: dict) -> tuple[dict, dict | None]:
+        """(result, operator record or None) for the next call of `name`."""
+        index = self.calls.get(name, 0)
+        self.calls[name] = index + 1
+        entries = self.responses.get(name)
+        if entries:
+            result = normalise(entries[min(index, len(entries) - 1)])
+        elif name in self.tools:
+            result = {"outputs": default_outputs(self.tools[name])}
+        else:
+            result = {"error": "unknown_tool"}
+        return self._apply_override(name, arguments, result)
+
+    def _apply_override(self, name: str, arguments: dict, result: dict):
+        if self.override is None:
+            return result, None
+        if callable(self.override):
+            new = self.override(name, dict(arguments), copy.deepcopy(result))
+        else:
+            new = self.override.get(name)
+        if new is None:
+            return result, None
+        new = normalise(new)
+        return (result, None) if new == result else (new, {"original": result})

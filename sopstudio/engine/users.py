@@ -1,0 +1,71 @@
+"""Simulated users: the interface, the scripted user driven by a scenario, and replay.
+
+A user is asked for a reply whenever the agent asks for values, and once at the start (`opening`,
+which may return None). A reply is a `UserTurn`: free text plus, for scripted users, the
+structured `values` given and the `missing` (withheld) names; `question` marks a knowledge question
+(Agent-S Table 6). An LLM user (llm_user.py) returns text only and lets the agent extract values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass
+class UserTurn:
+    text: str
+    values: dict = field(default_factory=dict)
+    missing: list = field(default_factory=list)
+    question: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "values": dict(self.values), "missing": list(self.missing),
+                "question": self.question}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "UserTurn":
+        return cls(data.get("text") or "", dict(data.get("values") or {}),
+                   list(data.get("missing") or []), data.get("question"))
+
+
+class SimulatedUser(Protocol):
+    def opening(self, sop) -> UserTurn | None: ...
+
+    def reply(self, variables: list[str], text: str | None, ctx: Any) -> UserTurn: ...
+
+
+class ScriptedUser:
+    """Answers from the scenario's user seed; withholds what the scenario withholds; asks its
+    knowledge question (once) the first time it is asked for `question_at` (or for anything)."""
+
+    def __init__(self, seed: dict, withheld: list[str] | None = None,
+                 question: str | None = None, question_at: str | None = None,
+                 opening: str | None = None):
+        self.seed = dict(seed)
+        self.withheld = set(withheld or [])
+        self.question = question
+        self.question_at = question_at
+        self.opening_text = opening
+        self._asked_question = False
+
+    @classmethod
+    def from_scenario(cls, scenario) -> "ScriptedUser":
+        user = scenario.user
+        return cls(user.get("seed", {}), [scenario.withheld] if scenario.withheld else [],
+                   user.get("question"), user.get("question_at"), user.get("opening"))
+
+    def opening(self, sop) -> UserTurn | None:
+        return UserTurn(self.opening_text) if self.opening_text else None
+
+    def reply(self, variables: list[str], text: str | None, ctx: Any) -> UserTurn:
+        if self.question and not self._asked_question and (
+                self.question_at is None or self.question_at in variables):
+            self._asked_question = True
+            return UserTurn(self.question, question=self.question)
+        missing = [v for v in variables if v in self.withheld or v not in self.seed]
+        if missing:
+            return UserTurn(f"Sorry, I don't have my {missing[0]}.", missing=missing)
+        values = {v: self.seed[v] for v in variables}
+        return UserTurn("My " + ", my ".join(f"{k} is {v}" for k, v in values.items()),
+                        values=values)

@@ -1,0 +1,117 @@
+"""The reference walk: what a correct agent does with given user values and tool responses.
+
+An independent, compact interpreter of DESIGN §2 used to compute a scenario's expected path, tool
+trace (with arguments), end node and outcome; the orchestrator with the scripted agent must agree
+with it (tests check that). It ignores conversation turns: an expected trace assumes the turn
+limit is not reached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .compiled import (CompiledSop, choose_failure, choose_success, guard_holds, run_sets,
+                       tool_arguments)
+from .tools import MockTools
+
+MAX_NODES = 100_000
+
+
+@dataclass
+class Expected:
+    path: list = field(default_factory=list)
+    edges: list = field(default_factory=list)
+    tool_trace: list = field(default_factory=list)
+    end_node: str | None = None
+    outcome: str | None = None
+    variables: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"path": list(self.path), "edges": list(self.edges),
+                "tool_trace": [dict(t) for t in self.tool_trace], "end_node": self.end_node,
+                "outcome": self.outcome}
+
+
+class _Stop(Exception):
+    def __init__(self, outcome: str, end_node: str | None = None):
+        self.outcome, self.end_node = outcome, end_node
+
+
+def expected_run(cs: CompiledSop, seed: dict, responses: dict,
+                 withheld: str | None = None) -> Expected:
+    walk = _Walk(cs, seed, responses, withheld)
+    try:
+        walk.run()
+    except _Stop as stop:
+        walk.out.outcome, walk.out.end_node = stop.outcome, stop.end_node
+    walk.out.variables = walk.env
+    return walk.out
+
+
+class _Walk:
+    def __init__(self, cs, seed, responses, withheld):
+        self.cs, self.seed, self.withheld = cs, seed, withheld
+        self.tools = MockTools(cs.tools, responses)
+        self.env: dict = {}
+        self.visits: dict = {}
+        self.branches: list = []
+        self.out = Expected()
+
+    def run(self) -> None:
+        node_id = self._enter(self.cs.sop.start, None)
+        for _ in range(MAX_NODES):
+            node_id = self._node(node_id)
+        raise _Stop("turn-limit")
+
+    def _enter(self, target: str, edge_id: str | None) -> str:
+        count = self.visits.get(target, 0) + 1
+        if count > self.cs.nodes[target].node.attempts:
+            raise _Stop("technical-issue")
+        self.visits[target] = count
+        self.out.path.append(target)
+        if edge_id:
+            self.out.edges.append(edge_id)
+        return target
+
+    def _node(self, node_id: str) -> str:
+        cnode = self.cs.nodes[node_id]
+        for var in cnode.node.ask:
+            if var == self.withheld or var not in self.seed:
+                raise _Stop("blocked")
+            self.env[var] = self.seed[var]
+        for name in cnode.node.tools:
+            failure = self._tool(cnode, name)
+            if failure is not None:
+                return self._enter(failure.target, failure.id)
+        if cnode.node.kind == "end":
+            while self.branches and not self.branches[-1]:
+                self.branches.pop()
+            if not self.branches:
+                raise _Stop(cnode.node.outcome or "resolved", node_id)
+            edge = self.branches[-1].pop()
+            return self._enter(edge.target, edge.id)
+        run_sets(cnode, self.env)
+        chosen = choose_success(cnode, self.env)
+        if not chosen:
+            raise _Stop("technical-issue")
+        if len(chosen) > 1:
+            self.branches.append(list(reversed(chosen[1:])))
+        return self._enter(chosen[0].target, chosen[0].id)
+
+    def _tool(self, cnode, name: str):
+        tool = self.cs.tools.get(name)
+        if tool is None or not guard_holds(cnode, name, self.env):
+            return None
+        arguments, missing = tool_arguments(self.cs, cnode, tool, self.env)
+        if missing:
+            raise _Stop("blocked")
+        for _ in range(cnode.node.attempts):
+            self.out.tool_trace.append({"tool": name, "arguments": arguments})
+            result, _operator = self.tools.call(name, arguments)
+            if "error" not in result:
+                self.env.update(result.get("outputs") or {})
+                return None
+            edge = choose_failure(cnode, {**self.env, "error": result["error"], "tool": name})
+            if edge is not None:
+                return edge
+        raise _Stop("technical-issue")

@@ -1,0 +1,49 @@
+"""Batch runner: results in order, progress callbacks, cancellation, per-run errors."""
+
+from __future__ import annotations
+
+import threading
+
+from sopstudio.engine.batch import run_batch
+from sopstudio.engine.compiled import CompiledSop
+from sopstudio.engine.examples import listing_blocked
+from sopstudio.engine.scenarios import generate
+
+
+def test_batch_runs_all_scenarios_in_order_with_progress():
+    cs = CompiledSop(listing_blocked())
+    scenarios = generate(cs)
+    seen = []
+    result = run_batch(cs, scenarios, workers=3, progress=lambda d, t, r: seen.append((d, t)))
+    assert [r.scenario.id for r in result.results] == [s.id for s in scenarios]
+    assert sorted(seen) == [(i, len(scenarios)) for i in range(1, len(scenarios) + 1)]
+    assert result.metrics["overall"]["runs"] == len(scenarios)
+    assert result.metrics["by_type"]["correct"]["ujcs"] == 1.0
+    assert len(result.traces) == len(scenarios) and not result.cancelled
+
+
+def test_cancellation_stops_remaining_runs():
+    cs = CompiledSop(listing_blocked())
+    scenarios = generate(cs)
+    cancel = threading.Event()
+
+    def progress(done, total, result):
+        cancel.set()
+
+    result = run_batch(cs, scenarios, workers=1, progress=progress, cancel=cancel)
+    assert result.cancelled
+    ran = [r for r in result.results if r.trace is not None]
+    assert 1 <= len(ran) < len(scenarios)
+    assert all(r.error == "cancelled" for r in result.results if r.trace is None)
+
+
+def test_agent_factory_errors_are_reported_per_run():
+    cs = CompiledSop(listing_blocked())
+    scenarios = generate(cs)[:2]
+
+    def broken(compiled):
+        raise RuntimeError("no model")
+
+    result = run_batch(cs, scenarios, broken)
+    assert [r.error for r in result.results] == ["RuntimeError: no model"] * 2
+    assert result.metrics["overall"]["runs"] == 0
