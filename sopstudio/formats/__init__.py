@@ -1,0 +1,188 @@
+"""Importers and exporters (DESIGN §8): one registry used by the CLI, the GUI's paste and
+File ▸ Import, and tests.
+
+    import_text(text, fmt=None, source='<paste>') -> ImportResult   # fmt guessed when None
+    import_file(path, fmt=None) -> ImportResult
+    export_sop(sop, fmt) -> str | bytes                               # bytes only for png
+
+Lossless (import(export(sop)) == sop): `json` and `sop-text`. Lossy: `text` (pseudocode),
+`journeybench`, `dot`, `mermaid` (structure, titles and conditions survive), `toolspecs` and
+`openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`.
+Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from ..core.model import SOP
+from .base import FormatError, ImportResult
+
+__all__ = ["import_text", "import_file", "export_sop", "guess_format", "llm_complete",
+           "IMPORT_FORMATS",
+           "EXPORT_FORMATS", "LOSSLESS_FORMATS", "FormatError", "ImportResult",
+           "UnreadableSource"]
+
+IMPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
+                  "openai-tools", "prose")
+EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
+                  "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts")
+LOSSLESS_FORMATS = ("json", "sop-text")
+# Suggested file name endings, for the CLI and the GUI's save dialog.
+EXTENSIONS = {"json": ".sop.json", "text": ".txt", "sop-text": ".sop.txt",
+              "journeybench": ".journeybench.json", "dot": ".dot", "mermaid": ".mmd",
+              "toolspecs": ".toolspecs.json", "openai-tools": ".tools.json", "svg": ".svg",
+              "png": ".png", "spa-prompt": ".spa.txt", "dpa-prompts": ".dpa.json"}
+_BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
+_DOT = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b[^{\n]*\{", re.IGNORECASE)
+_MERMAID = re.compile(r"^\s*(?:flowchart|graph)(?:\s+(?:TD|TB|BT|LR|RL))?\s*;?\s*$", re.I)
+
+
+class UnreadableSource(FormatError):
+    """The file to import cannot be read at all: exit code 2 (DESIGN §9)."""
+
+    exit_code = 2
+
+
+def _strip_comments(text: str) -> str:
+    """Drop leading blank and comment lines (DOT `//`, Mermaid `%%`)."""
+    lines = text.lstrip("\ufeff").splitlines()
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith(("//", "%%"))):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def _guess_json(data) -> str:
+    if isinstance(data, dict):
+        if data.get("format") == "sopstudio":
+            return "json"
+        if "toolSpec" in data or "toolConfig" in data:
+            return "toolspecs"
+        if "nodes" in data or "task_name" in data or "responsePathways" in data:
+            return "journeybench"
+        if data.get("type") == "function" or "function" in data:
+            return "openai-tools"
+        tools = data.get("tools")
+        data = tools if isinstance(tools, list) else [data]
+    if isinstance(data, list) and data and all(isinstance(i, dict) for i in data):
+        if all("toolSpec" in i for i in data):
+            return "toolspecs"
+        if all(i.get("type") == "function" or "function" in i or "parameters" in i
+               for i in data):
+            return "openai-tools"
+    raise FormatError("JSON input is none of: a .sop.json document, a JourneyBench graph, a "
+                      "toolSpec list or an OpenAI function-tool list", 1)
+
+
+def guess_format(text: str) -> str:
+    from .sop_text import HEADER_RE
+    body = _strip_comments(text)
+    if body.lstrip().startswith(("{", "[")):
+        from .jsonutil import read_json
+        return _guess_json(read_json(body, "JSON"))
+    if HEADER_RE.match(text.lstrip("\ufeff")):
+        return "sop-text"
+    first = body.splitlines()[0] if body.strip() else ""
+    if _MERMAID.match(first):
+        return "mermaid"
+    if _DOT.match(body):
+        return "dot"
+    return "text"
+
+
+def _importer(fmt: str) -> Callable[[str, str], ImportResult]:
+    if fmt == "json":
+        from .native import import_json as fn
+    elif fmt == "text":
+        from .pseudo import import_pseudocode as fn
+    elif fmt == "sop-text":
+        from .sop_text import import_sop_text as fn
+    elif fmt == "journeybench":
+        from .journeybench import import_journeybench as fn
+    elif fmt == "dot":
+        from .dot import import_dot as fn
+    elif fmt == "mermaid":
+        from .mermaid import import_mermaid as fn
+    elif fmt == "toolspecs":
+        from .toolspecs import import_toolspecs as fn
+    elif fmt == "openai-tools":
+        from .toolspecs import import_openai_tools as fn
+    else:
+        raise FormatError(f"unknown import format '{fmt}' (one of: {', '.join(IMPORT_FORMATS)})")
+    return fn
+
+
+def import_text(text: str, fmt: str | None = None, source: str = "<paste>",
+                complete: Callable[[list[dict]], str] | None = None) -> ImportResult:
+    """Import `text` as `fmt` (guessed from the content when None)."""
+    if fmt == "prose":
+        from .prose import import_prose
+        return import_prose(text, complete or llm_complete())
+    if not text.strip():
+        raise FormatError("nothing to import: the text is empty", 1)
+    fmt = fmt or guess_format(text)
+    result = _importer(fmt)(text, source)
+    result.format = fmt
+    return result
+
+
+def import_file(path, fmt: str | None = None,
+                complete: Callable[[list[dict]], str] | None = None) -> ImportResult:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UnreadableSource(f"{path}: cannot read file ({reason})") from None
+    if fmt is None and path.suffix.lower() in _BY_SUFFIX and guess_format(text) == "text":
+        fmt = _BY_SUFFIX[path.suffix.lower()]
+    try:
+        return import_text(text, fmt, str(path), complete)
+    except FormatError as error:
+        if error.source or str(error).startswith(str(path)):
+            raise
+        raise FormatError(f"{path}: {error}") from None
+
+
+def llm_complete(base_url: str | None = None,
+                 model: str | None = None) -> Callable[[list[dict]], str]:
+    """A `complete(messages) -> str` over the engine's LLM client (imported only when needed).
+
+    The endpoint and model come from the arguments, else from SOPSTUDIO_BASE_URL /
+    OPENAI_BASE_URL and SOPSTUDIO_MODEL.
+    """
+    import os
+    base_url = base_url or os.environ.get("SOPSTUDIO_BASE_URL") or os.environ.get(
+        "OPENAI_BASE_URL")
+    model = model or os.environ.get("SOPSTUDIO_MODEL")
+    try:
+        from ..engine.llm_client import LLMClient, LLMSettings
+    except ImportError as error:
+        raise FormatError(f"prose import needs the LLM client, which is not available ({error})"
+                          ) from None
+    if not base_url or not model:
+        raise FormatError("prose import needs a model: give --base-url and --model (or set "
+                          "SOPSTUDIO_BASE_URL and SOPSTUDIO_MODEL)")
+    client = LLMClient(LLMSettings(base_url=base_url, model=model))
+    return lambda messages: client.complete(messages).text or ""
+
+
+def export_sop(sop: SOP, fmt: str) -> str | bytes:
+    from . import dot, journeybench, mermaid, native, prompts, pseudo, sop_text, toolspecs
+    exporters = {"json": native.export_json, "text": pseudo.export_pseudocode,
+                 "sop-text": sop_text.export_sop_text,
+                 "journeybench": journeybench.export_journeybench, "dot": dot.export_dot,
+                 "mermaid": mermaid.export_mermaid, "toolspecs": toolspecs.export_toolspecs,
+                 "openai-tools": toolspecs.export_openai_tools,
+                 "spa-prompt": prompts.export_spa_prompt,
+                 "dpa-prompts": prompts.export_dpa_prompts}
+    if fmt in ("svg", "png"):
+        from .graphviz_io import draw
+        data = draw(dot.export_dot(sop), fmt)
+        return data.decode("utf-8") if fmt == "svg" else data
+    if fmt not in exporters:
+        raise FormatError(f"unknown export format '{fmt}' (one of: {', '.join(EXPORT_FORMATS)})")
+    return exporters[fmt](sop)

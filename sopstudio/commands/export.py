@@ -1,0 +1,36 @@
+"""`sopstudio export FILE --to FORMAT -o OUT`: write a .sop.json in another format.
+
+`-o -` writes text formats to standard output. Nothing is written unless the export succeeds.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..formats import EXPORT_FORMATS, FormatError, export_sop
+from ..formats.output import write_atomic
+from ._common import load_or_exit
+
+NAME = "export"
+HELP = "export an SOP as JSON, pseudocode, JourneyBench, DOT/SVG/PNG, Mermaid, tools or prompts"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the .sop.json to export")
+    parser.add_argument("--to", dest="fmt", choices=EXPORT_FORMATS, required=True,
+                        help="output format")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT",
+                        help="where to write ('-' for standard output)")
+
+
+def run(args) -> int:
+    sop = load_or_exit(args.file)
+    data = export_sop(sop, args.fmt)
+    if args.output == "-":
+        if isinstance(data, bytes):
+            raise FormatError(f"{args.fmt} is binary; give a file name with -o")
+        sys.stdout.write(data)
+        return 0
+    write_atomic(args.output, data)
+    print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
+    return 0

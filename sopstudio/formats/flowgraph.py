@@ -1,0 +1,77 @@
+"""Plain flowcharts (DOT, Mermaid) -> SOP: the rules shared by both importers.
+
+Diamond nodes, and any node with several labelled exits, become decisions; a node with no way
+out becomes an end node; Yes/No labels become a boolean variable named after the decision (asked
+at the decision), other labels the values of a choice variable. Every source node and edge
+becomes exactly one node and edge, under its source name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.model import SOP, Edge, Node, Variable
+from .base import ImportResult, quote, snake, unique
+from .pseudo.words import name_from
+
+_YES = re.compile(r"^\s*(?:yes|y|true)\b", re.IGNORECASE)
+_NO = re.compile(r"^\s*(?:no|n|false)\b", re.IGNORECASE)
+FlowEdge = tuple[str, str, str]  # (source name, target name, label)
+
+
+def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
+                   edges: list[FlowEdge], sop_id: str, title: str, fmt: str) -> ImportResult:
+    notes: list[str] = []
+    nodes = {name: _node(name, titles.get(name) or name, edges) for name in names}
+    variables: list[Variable] = []
+    taken: set[str] = set()
+    sop_edges = []
+    for name in names:
+        exits = [(i, e) for i, e in enumerate(edges) if e[0] == name]
+        whens = _conditions(nodes[name], exits, name in diamonds, variables, taken, notes)
+        if len(exits) - len(whens) >= 2:  # several unconditional exits: follow them all
+            nodes[name].branching = "all"
+        sop_edges += [Edge(id=f"e{i + 1}", source=src, target=dst, label=label, when=whens.get(i))
+                      for i, (src, dst, label) in exits]
+    sop_edges.sort(key=lambda e: int(e.id[1:]))
+    sop = SOP(id=snake(sop_id or "flowchart").replace("_", "-"), title=title,
+              start=_start(names, edges), variables=variables, nodes=list(nodes.values()),
+              edges=sop_edges)
+    return ImportResult(sop, notes, fmt)
+
+
+def _node(name: str, title: str, edges: list[FlowEdge]) -> Node:
+    has_exit = any(e[0] == name for e in edges)
+    node = Node(id=name, title=title, instructions=title, kind="task" if has_exit else "end")
+    if not has_exit:
+        node.outcome = name_from(title, "done")
+    return node
+
+
+def _conditions(node: Node, exits, diamond: bool, variables, taken, notes) -> dict[int, str]:
+    """Conditions of a decision's exits by edge index; {} when the node does not branch."""
+    labelled = [(i, e) for i, e in exits if e[2]]
+    if not (len(labelled) >= 2 or (diamond and labelled and len(exits) >= 2)):
+        return {}
+    boolean = all(_YES.match(e[2]) or _NO.match(e[2]) for _, e in labelled)
+    var = unique(name_from(node.title, "decision"), taken)
+    if boolean:
+        whens = {i: f"{var} == {'true' if _YES.match(e[2]) else 'false'}" for i, e in labelled}
+        variables.append(Variable(name=var, type="boolean", description=node.title))
+    else:
+        values = list(dict.fromkeys(e[2] for _, e in labelled))
+        whens = {i: f"{var} == {quote(e[2])}" for i, e in labelled}
+        variables.append(Variable(name=var, description=node.title, enum=values))
+    if len(labelled) < len(exits):  # unlabelled exits of a decision: the default way out
+        whens.update({i: "else" for i, e in exits if not e[2]})
+    node.ask = [var]
+    notes.append(f"decision '{node.id}': variable '{var}' ({'yes/no' if boolean else 'choice'}, "
+                 f"asked at the decision) — confirm the name")
+    return whens
+
+
+def _start(names: list[str], edges) -> str | None:
+    targets = {e[1] for e in edges}
+    roots = [n for n in names if n not in targets]
+    named = [n for n in roots if n.lower().startswith("start")]
+    return (named or roots or names or [None])[0]

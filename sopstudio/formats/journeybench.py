@@ -1,0 +1,249 @@
+"""JourneyBench graph JSON (Appendix A.3 / B) import and export (lossy).
+
+Import: nodes become task nodes (`task_name` -> title, `task_description` -> instructions,
+`steps`), tools keep method/url/body, `extractVars` become the JSON-Schema parameters (asked at the
+node when no tool outputs them), `responseData` the outputs (`Must be one of: 'a', 'b'` -> enum),
+a tool `condition` the node's `tool_when`; `responsePathways` become edges whose `{var}`
+conditions are translated into our expression language; a node with no way out is an end node.
+Export writes the same shape back; `else` becomes the negation of its siblings.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from . import _expr
+from .base import FormatError, ImportResult, snake
+from .jsonutil import dump_json, read_json
+
+_ONE_OF = re.compile(r"(?:one of|either)\s*:?\s*((?:'[^']*'(?:\s*,\s*|\s+or\s+|\s*$)?)+)",
+                     re.IGNORECASE)
+
+
+def translate(expression: str) -> str:
+    """`{riskLevel} == 'high' && {score} > 3` -> `riskLevel == 'high' && score > 3`."""
+    out, quote_char = [], None
+    for char in expression:
+        if quote_char:
+            quote_char = None if char == quote_char else quote_char
+        elif char in "'\"":
+            quote_char = char
+        elif char in "{}":
+            continue
+        out.append(char)
+    return " ".join("".join(out).split())
+
+
+def import_journeybench(text: str, source: str = "<paste>") -> ImportResult:
+    data = read_json(text, "JourneyBench")
+    if isinstance(data, dict) and "task_name" in data and "nodes" not in data:
+        data = {"title": data.get("task_name", ""), "nodes": [data], "edges": []}
+    if not isinstance(data, dict) or not isinstance(data.get("nodes"), list):
+        raise FormatError("JourneyBench: expected an object with a 'nodes' list", 1)
+    notes: list[str] = []
+    raw_nodes = [_check_node(n, i) for i, n in enumerate(data["nodes"])]
+    tools, produced = _tools(raw_nodes, notes)
+    nodes = [_node(raw, produced, notes) for raw in raw_nodes]
+    edges = _edges(raw_nodes, data.get("edges") or [], nodes, notes)
+    variables = _variables(raw_nodes, produced)
+    _mark_ends(nodes, edges)
+    sop = SOP(id=snake(data.get("title") or "journeybench", "sop").replace("_", "-"),
+              title=str(data.get("title") or "Imported JourneyBench graph"),
+              description=str(data.get("description") or ""), start=_start(nodes, edges),
+              variables=variables, tools=list(tools.values()), nodes=nodes, edges=edges)
+    return ImportResult(sop, notes, "journeybench")
+
+
+def _check_node(raw: Any, index: int) -> dict:
+    if not isinstance(raw, dict) or "id" not in raw:
+        raise FormatError(f"JourneyBench: nodes[{index}] must be an object with an 'id'")
+    return raw
+
+
+def _tools(raw_nodes: list[dict], notes: list[str]) -> tuple[dict[str, Tool], set[str]]:
+    tools: dict[str, Tool] = {}
+    for raw in raw_nodes:
+        for spec in raw.get("tools") or []:
+            name = snake(str(spec.get("name") or "tool"), "tool")
+            if name != spec.get("name"):
+                notes.append(f"tool '{spec.get('name')}' renamed '{name}' — confirm the name")
+            tools.setdefault(name, _tool(name, spec))
+    produced = {o.name for t in tools.values() for o in t.outputs}
+    return tools, produced
+
+
+def _tool(name: str, spec: dict) -> Tool:
+    props, required = {}, []
+    for var in spec.get("extractVars") or []:
+        vname = str(var.get("variableName") or var.get("name"))
+        props[vname] = {"type": _json_type(var.get("type")),
+                        "description": str(var.get("description") or "")}
+        required.append(vname)
+    outputs = [ToolOutput(name=str(r.get("name")), description=str(r.get("context") or ""),
+                          enum=_enum(str(r.get("context") or "")),
+                          type=_declared_type(str(r.get("context") or "")))
+               for r in spec.get("responseData") or [] if r.get("name")]
+    extra = {"body": spec["body"]} if spec.get("body") is not None else {}
+    return Tool(name=name, description=str(spec.get("tool_description") or ""),
+                method=str(spec.get("method") or "GET"), url=str(spec.get("url") or ""),
+                parameters={"type": "object", "properties": props, "required": required},
+                outputs=outputs, **extra)
+
+
+def _json_type(value: Any) -> str:
+    text = str(value or "string").lower()
+    return {"int": "integer", "float": "number", "bool": "boolean", "str": "string"}.get(text, text)
+
+
+def _declared_type(context: str) -> str:
+    """`riskLevel (string): ...` -> `string` (JourneyBench writes the type in the context)."""
+    match = re.match(r"\s*[\w.]+\s*\((\w+)\)", context)
+    kind = _json_type(match.group(1)) if match else "string"
+    return kind if kind in ("string", "integer", "number", "boolean", "list", "object") \
+        else "string"
+
+
+def _enum(context: str) -> list | None:
+    match = _ONE_OF.search(context)
+    return re.findall(r"'([^']*)'", match.group(1)) if match else None
+
+
+def _node(raw: dict, produced: set[str], notes: list[str]) -> Node:
+    steps = raw.get("steps") or []
+    steps = steps.splitlines() if isinstance(steps, str) else [str(s) for s in steps]
+    node = Node(id=str(raw["id"]), title=str(raw.get("task_name") or raw["id"]),
+                instructions=str(raw.get("task_description") or ""), steps=steps)
+    for spec in raw.get("tools") or []:
+        name = snake(str(spec.get("name") or "tool"), "tool")
+        node.tools = [*node.tools, name]
+        condition = _condition_text(spec.get("condition"))
+        if condition:
+            node.tool_when = {**node.tool_when, name: _checked(condition, node.id, notes)}
+        for var in spec.get("extractVars") or []:
+            vname = str(var.get("variableName") or var.get("name"))
+            if vname not in produced and vname not in node.ask:
+                node.ask = [*node.ask, vname]
+    return node
+
+
+def _condition_text(condition: Any) -> str | None:
+    if isinstance(condition, dict):
+        condition = condition.get("algebraicExpression")
+    if isinstance(condition, list):
+        parts = [p for p in (_condition_text(c) for c in condition) if p]
+        return parts[0] if len(parts) == 1 else " && ".join(f"({p})" for p in parts) or None
+    return str(condition).strip() or None if condition else None
+
+
+def _checked(expression: str, where: str, notes: list[str]) -> str:
+    translated = translate(expression)
+    problem = _expr.syntax_error(translated)
+    if problem:
+        notes.append(f"node '{where}': condition `{expression}` does not parse ({problem}); "
+                     "kept as written — please fix it")
+    return translated
+
+
+def _edges(raw_nodes, raw_edges, nodes, notes) -> list[Edge]:
+    labels = {(str(e.get("source")), str(e.get("target"))): str(e.get("label") or "")
+              for e in raw_edges if isinstance(e, dict)}
+    ids = {n.id for n in nodes}
+    edges: list[Edge] = []
+    for raw in raw_nodes:
+        for path in raw.get("responsePathways") or []:
+            target = str(path.get("nextNodeId"))
+            when = _condition_text(path.get("conditions"))
+            edges.append(Edge(id=f"e{len(edges) + 1}", source=str(raw["id"]), target=target,
+                              label=labels.pop((str(raw["id"]), target), ""),
+                              when=_checked(when, str(raw["id"]), notes) if when else None))
+    for (source, target), label in labels.items():  # edges no pathway mentions
+        edges.append(Edge(id=f"e{len(edges) + 1}", source=source, target=target, label=label))
+    for edge in edges:
+        if edge.target not in ids or edge.source not in ids:
+            missing = edge.target if edge.target not in ids else edge.source
+            nodes.append(Node(id=missing, title=f"Missing node {missing}", kind="end",
+                              outcome="missing"))
+            ids.add(missing)
+            notes.append(f"node '{missing}' is referenced but not defined; added as an end node")
+    return edges
+
+
+def _variables(raw_nodes: list[dict], produced: set[str]) -> list[Variable]:
+    found: dict[str, Variable] = {}
+    for raw in raw_nodes:
+        for spec in raw.get("tools") or []:
+            for var in spec.get("extractVars") or []:
+                name = str(var.get("variableName") or var.get("name"))
+                if name not in produced and name not in found:
+                    found[name] = Variable(name=name, type=_json_type(var.get("type")),
+                                           description=str(var.get("description") or ""),
+                                           enum=_enum(str(var.get("description") or "")))
+    return list(found.values())
+
+
+def _mark_ends(nodes: list[Node], edges: list[Edge]) -> None:
+    sources = {e.source for e in edges}
+    for node in nodes:
+        if node.id not in sources and node.kind == "task" and not node.tools:
+            node.kind, node.outcome = "end", snake(node.title, "done")
+
+
+def _start(nodes: list[Node], edges: list[Edge]) -> str | None:
+    targets = {e.target for e in edges}
+    ids = [n.id for n in nodes]
+    if "1" in ids:
+        return "1"
+    return next((i for i in ids if i not in targets), ids[0] if ids else None)
+
+
+# ---------------------------------------------------------------- export
+
+def export_journeybench(sop: SOP) -> str:
+    nodes = [_export_node(sop, node) for node in sop.nodes]
+    edges = [{"source": e.source, "target": e.target, "label": e.label or (e.when or "")}
+             for e in sop.edges]
+    return dump_json({"title": sop.title or sop.id, "description": sop.description,
+                      "nodes": nodes, "edges": edges})
+
+
+def _export_node(sop: SOP, node: Node) -> dict:
+    steps = list(node.steps)
+    if node.say:
+        steps.append(f"Say: {node.say}")
+    steps += [f"Ask the user for {name}" for name in node.ask]
+    steps += [f"Set {name} = {expr}" for name, expr in node.set.items()]
+    return {"id": node.id, "task_name": node.title or node.id,
+            "task_description": node.instructions, "steps": steps,
+            "responsePathways": [_pathway(sop, edge) for edge in sop.out_edges(node.id)],
+            "tools": [_export_tool(sop, name, node) for name in node.tools]}
+
+
+def _pathway(sop: SOP, edge: Edge) -> dict:
+    when = edge.when
+    if edge.is_else:
+        siblings = [e.when for e in sop.out_edges(edge.source)
+                    if e.on == edge.on and e.when and not e.is_else]
+        when = "not (" + " || ".join(f"({w})" for w in siblings) + ")" if siblings else None
+    conditions = [{"algebraicExpression": when}] if when else []
+    return {"conditions": conditions, "nextNodeId": edge.target}
+
+
+def _export_tool(sop: SOP, name: str, node: Node) -> dict:
+    tool = sop.tool(name) or Tool(name=name)
+    props = tool.parameters.get("properties") or {}
+    return {"method": tool.method, "url": tool.url, "body": (tool.model_extra or {}).get("body"),
+            "name": tool.name, "tool_description": tool.description,
+            "condition": node.tool_when.get(name),
+            "extractVars": [{"variableName": p, "type": (spec or {}).get("type", "string"),
+                             "description": (spec or {}).get("description", "")}
+                            for p, spec in props.items()],
+            "responseData": [{"name": o.name, "context": _context(o)} for o in tool.outputs]}
+
+
+def _context(output: ToolOutput) -> str:
+    text = output.description or f"{output.name} ({output.type})"
+    if output.enum and "one of" not in text.lower():
+        text += " Must be one of: " + ", ".join(f"'{v}'" for v in output.enum) + "."
+    return text

@@ -1,0 +1,183 @@
+"""Mermaid flowchart import and export (lossy: structure, titles and conditions survive).
+
+Reads `flowchart TD` / `graph LR` (any direction), node shapes (`[ ]`, `( )`, `([ ])`, `(( ))`,
+`{ }` = decision, `{{ }}`, `[/ /]`, `>text]`, ...), links `-->`, `---`, `-.->`, `==>`, with labels
+written `-->|label|` or `-- label -->`, chains `a --> b --> c`, `a & b --> c`; subgraphs are
+flattened and styling lines ignored. Import follows the flowchart rules of `flowgraph`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.model import SOP
+from .base import FormatError, ImportResult
+from .dot import is_decision
+from .flowgraph import build_flow_sop
+
+HEADER = re.compile(r"^\s*(?:flowchart|graph)(?:\s+(TD|TB|BT|LR|RL))?\s*;?\s*$", re.IGNORECASE)
+_IGNORED = re.compile(r"^\s*(?:%%|classDef\b|class\b|style\b|linkStyle\b|click\b|direction\b|"
+                      r"accTitle\b|accDescr\b)")
+_SUBGRAPH = re.compile(r"^\s*subgraph\b|^\s*end\s*;?\s*$")
+_ID = re.compile(r"\s*([A-Za-z0-9_][\w.\-]*)")
+# (open, close, is_decision) — longest openers first so `((` wins over `(`.
+_SHAPES = [("(((", ")))", False), ("([", "])", False), ("[[", "]]", False), ("[(", ")]", False),
+           ("((", "))", False), ("{{", "}}", False), ("[/", "/]", False), ("[\\", "\\]", False),
+           ("[/", "\\]", False), ("[\\", "/]", False), ("[", "]", False), ("(", ")", False),
+           (">", "]", False), ("{", "}", True)]
+_ARROW = re.compile(r"\s*(<?(?:-{2,}>|={2,}>|-\.+->|-{3,}|={3,}|-\.+-|--[ox]|~~~))\s*"
+                    r"(?:\|([^|]*)\|)?")
+_TEXT_ARROW = re.compile(r"\s*(?:--|==|-\.)\s+(.+?)\s+(?:-{2,}>|={2,}>|\.-+>|-{3,}|={3,}|\.-)")
+
+
+def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
+    lines = text.splitlines()
+    first = next((i for i, l in enumerate(lines) if l.strip() and not l.strip().startswith("%%")),
+                 None)
+    if first is None or not HEADER.match(lines[first].split("%%")[0]):
+        raise FormatError("Mermaid: expected 'flowchart TD' or 'graph TD' as the first line",
+                          (first or 0) + 1)
+    state = _State()
+    for lineno, line in enumerate(lines[first + 1:], first + 2):
+        for statement in _split_statements(line):
+            if statement.strip() and not _IGNORED.match(statement) \
+                    and not _SUBGRAPH.match(statement):
+                _statement(statement, lineno, state)
+    if not state.names:
+        raise FormatError("Mermaid: the flowchart has no nodes", first + 1)
+    return build_flow_sop(state.names, state.titles, state.diamonds, state.edges, "flowchart",
+                          "Imported flowchart", "mermaid")
+
+
+def _split_statements(line: str) -> list[str]:
+    """Split on `;` outside double quotes and not ending an entity such as `#quot;`."""
+    parts, start, quoted = [], 0, False
+    for index, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        elif char == ";" and not quoted and not re.search(r"#\w+$", line[start:index]):
+            parts.append(line[start:index])
+            start = index + 1
+    return parts + [line[start:]]
+
+
+class _State:
+    def __init__(self):
+        self.names: list[str] = []
+        self.titles: dict[str, str] = {}
+        self.diamonds: set[str] = set()
+        self.edges: list[tuple[str, str, str]] = []
+
+    def add(self, name: str, title: str | None, diamond: bool) -> None:
+        if name not in self.titles:
+            self.names.append(name)
+            self.titles[name] = name
+        if title is not None:
+            self.titles[name] = title
+            if diamond:
+                self.diamonds.add(name)
+
+
+def _statement(text: str, lineno: int, state: _State) -> None:
+    pos, groups, labels = 0, [], []
+    group, pos = _node_group(text, pos, lineno, state)
+    groups.append(group)
+    while pos < len(text.rstrip()):
+        label, pos = _link(text, pos, lineno)
+        group, pos = _node_group(text, pos, lineno, state)
+        groups.append(group)
+        labels.append(label)
+    for (sources, targets), label in zip(zip(groups, groups[1:]), labels):
+        state.edges += [(s, t, label) for s in sources for t in targets]
+
+
+def _node_group(text: str, pos: int, lineno: int, state: _State) -> tuple[list[str], int]:
+    """`a[Text] & b` -> ([a, b], position after it)."""
+    names = []
+    while True:
+        match = _ID.match(text, pos)
+        if not match:
+            raise FormatError(f"Mermaid: expected a node id {_at(text, pos)}", lineno)
+        name, pos = match.group(1), match.end()
+        title, diamond, pos = _shape(text, pos, lineno)
+        state.add(name, title, diamond)
+        names.append(name)
+        amp = re.compile(r"\s*&").match(text, pos)
+        if not amp:
+            return names, pos
+        pos = amp.end()
+
+
+def _shape(text: str, pos: int, lineno: int) -> tuple[str | None, bool, int]:
+    for opener, closer, diamond in _SHAPES:
+        if text.startswith(opener, pos):
+            end = text.find(closer, pos + len(opener))
+            if end < 0:
+                raise FormatError(f"Mermaid: '{opener}' is not closed by '{closer}'", lineno)
+            return _clean(text[pos + len(opener):end]), diamond, end + len(closer)
+    return None, False, pos
+
+
+def _clean(label: str) -> str:
+    label = label.strip()
+    if len(label) >= 2 and label[0] == label[-1] == '"':
+        label = label[1:-1]
+    label = re.sub(r"<br\s*/?>", " ", label, flags=re.IGNORECASE).replace("#quot;", '"')
+    return " ".join(label.split())
+
+
+def _at(text: str, pos: int) -> str:
+    rest = text[pos:pos + 20].strip()
+    return f"at '{rest}'" if rest else "at the end of the line"
+
+
+def _link(text: str, pos: int, lineno: int) -> tuple[str, int]:
+    match = _ARROW.match(text, pos)
+    if match:
+        return _clean(match.group(2) or ""), match.end()
+    match = _TEXT_ARROW.match(text, pos)
+    if match:
+        return _clean(match.group(1)), match.end()
+    raise FormatError(f"Mermaid: expected a link such as '-->' {_at(text, pos)}", lineno)
+
+
+# ---------------------------------------------------------------- export
+
+def _text(label: str) -> str:
+    return '"' + label.replace('"', "#quot;").replace("\n", "<br>") + '"'
+
+
+def _mermaid_id(node_id: str) -> str:
+    return re.sub(r"[^\w]", "_", node_id) or "node"
+
+
+def export_mermaid(sop: SOP) -> str:
+    ids = _safe_ids(sop)
+    lines = ["flowchart TD"]
+    for node in sop.nodes:
+        label = _text(node.title or node.id)
+        if is_decision(sop, node):  # a decision stays a diamond even at the start
+            shape = f"{{{label}}}"
+        elif node.kind == "end" or node.id == sop.start:
+            shape = f"([{label}])"
+        else:
+            shape = f"[{label}]"
+        lines.append(f"    {ids[node.id]}{shape}")
+    for edge in sop.edges:
+        label = edge.label or ("" if edge.when is None else edge.when)
+        arrow = "-.->" if edge.on == "failure" else "-->"
+        text = f"|{_text(label)}|" if label else ""
+        lines.append(f"    {ids[edge.source]} {arrow}{text} {ids[edge.target]}")
+    return "\n".join(lines) + "\n"
+
+
+def _safe_ids(sop: SOP) -> dict[str, str]:
+    ids, taken = {}, set()
+    for node in sop.nodes:
+        candidate, count = _mermaid_id(node.id), 1
+        while candidate in taken or candidate.lower() == "end":  # `end` closes a subgraph
+            count += 1
+            candidate = f"{_mermaid_id(node.id)}_{count}"
+        taken.add(candidate)
+        ids[node.id] = candidate
+    return ids

@@ -1,0 +1,248 @@
+"""Statement tree -> SOP graph: one node per action, branches as conditional edges.
+
+A chain of `if` branches leaves from the node just before it (the check whose output it tests);
+a chain with no node before it gets a decision node (a task with no actions). Every derived
+variable and tool name is reported in the notes for the author to confirm.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from ..base import FormatError, ImportResult, snake, unique
+from . import words
+from .conditions import Condition, translate, unify_phrases
+from .lines import Action, Chain, clean_lines, statements, tree
+
+_TITLE = re.compile(r"^\s*(?:#+\s*|title:\s*)(.+)$", re.IGNORECASE)
+Pending = tuple[str, "str | None", str]  # (source node id, when, label)
+
+
+def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
+    title, text = _split_title(text)
+    items = tree(clean_lines(text))
+    if not items:
+        raise FormatError("no SOP lines found (the text is empty)", 1)
+    builder = _Builder()
+    loose = builder.sequence(statements(items)[0], [], [], None)
+    builder.close(loose)
+    sop = SOP(id=snake(title, "sop").replace("_", "-") if title else "imported-sop",
+              title=title or "Imported SOP", start=builder.nodes[0].id if builder.nodes else None,
+              variables=list(builder.variables.values()), tools=list(builder.tools.values()),
+              nodes=builder.nodes, edges=builder.edges)
+    return ImportResult(sop, builder.notes, "text")
+
+
+def _split_title(text: str) -> tuple[str, str]:
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        if line.strip():
+            match = _TITLE.match(line)
+            if match and not match.group(1).strip().startswith("|"):
+                return match.group(1).strip(), "\n".join(lines[:index] + [""] + lines[index + 1:])
+            break
+    return "", text
+
+
+class _Builder:
+    def __init__(self):
+        self.nodes: list[Node] = []
+        self.edges: list[Edge] = []
+        self.tools: dict[str, Tool] = {}
+        self.variables: dict[str, Variable] = {}
+        self.notes: list[str] = []
+        self.ids: set[str] = set()
+        self.subjects: dict[str, tuple[str, str]] = {}  # node id -> (variable, producer kind)
+        self.orphans: list[str] = []  # notes seen before any node exists
+
+    # ------------------------------------------------------------ statements
+    def sequence(self, stmts: list, pending: list[Pending], asked: list[str],
+                 last_tool: str | None) -> list[Pending]:
+        asked, ended = list(asked), None
+        for stmt in stmts:
+            if ended is not None:
+                self._note_lines(ended, stmt, "after the flow ended")
+                continue
+            if isinstance(stmt, Chain):
+                pending = self.chain(stmt, pending, asked, last_tool)
+                continue
+            for part in words.split_compound(stmt.text):
+                node = self.action(stmt.lineno, part, asked, pending)
+                self.connect(pending, node.id)
+                last_tool = node.tools[-1] if node.tools else last_tool
+                asked += node.ask
+                pending = [] if node.kind == "end" else [(node.id, None, "")]
+                if node.kind == "end":
+                    ended = node
+                    break
+        return pending
+
+    def chain(self, chain: Chain, pending: list[Pending], asked: list[str],
+              last_tool: str | None) -> list[Pending]:
+        if chain.branches[0].condition == "else":
+            self._note_lines(self.nearest(), chain, "an 'else' with no 'if' before it")
+            return pending
+        source = self._chain_source(chain, pending)
+        subject = self.subjects.get(source.id, (None, ""))[0]
+        conds = unify_phrases([translate(b.condition, subject) for b in chain.branches], subject)
+        loose: list[Pending] = []
+        for branch, cond in zip(chain.branches, conds):
+            self.declare(cond, source, last_tool, branch.lineno, branch.condition)
+            start = [(source.id, cond.expr, branch.condition)]
+            loose += self.sequence(branch.body, start, asked, last_tool)
+        if not any(c.kind == "else" for c in conds) and _needs_default(conds):
+            loose.append((source.id, "else", "otherwise"))
+        return loose
+
+    def _chain_source(self, chain: Chain, pending: list[Pending]) -> Node:
+        if len(pending) == 1 and pending[0][1] is None:
+            node = self.node_by_id(pending[0][0])
+            if not self.out_edges(node.id):
+                return node
+        first = chain.branches[0]
+        node = self.add_node(first.lineno, f"Decide: {first.condition}",
+                             id_hint="decide_" + words.name_from(first.condition, "branch"))
+        self.connect(pending, node.id)
+        return node
+
+    # ------------------------------------------------------------ nodes
+    def action(self, lineno: int, text: str, asked: list[str], pending: list[Pending]) -> Node:
+        text, node_id = words.split_annotation(text)
+        kind = words.kind_of(text)
+        node = self.add_node(lineno, text, "end" if kind == "end" else "task", node_id or "")
+        if kind == "end":
+            outcome = re.search(r"\(([\w\-]+)\)$", text)
+            node.outcome = outcome.group(1) if outcome else self._outcome(pending)
+        elif kind == "ask":
+            var = self.variable(words.asked_variable(text), "user", lineno, text)
+            node.ask = [var]
+            self.subjects[node.id] = (var, "user")
+        elif kind == "message":
+            node.say = words.message_text(text)
+        elif kind == "tool":
+            node.tools = [self.tool(words.tool_name(text), text, asked)]
+            self.subjects[node.id] = (words.tool_subject(text), node.tools[0])
+        else:
+            node.notes.append(f"line {lineno}: not recognised as ask / tool / message / end; "
+                              f"kept as an instruction ({kind})")
+            self.notes.append(f"line {lineno}: '{text}' kept as an instruction-only step")
+        return node
+
+    def add_node(self, lineno: int, text: str, kind: str = "task", id_hint: str = "") -> Node:
+        node_id = unique((id_hint or words.name_from(text, "step"))[:40].strip("_"), self.ids)
+        title = text[:1].upper() + text[1:]
+        node = Node(id=node_id, title=title, kind=kind, instructions=text,
+                    notes=self.orphans[:] if not self.nodes else [])
+        self.orphans.clear()
+        self.nodes.append(node)
+        return node
+
+    def tool(self, name: str, text: str, asked: list[str]) -> str:
+        if name not in self.tools:
+            params = [v for v in dict.fromkeys(asked) if v in name]
+            schema = {"type": "object", "required": params,
+                      "properties": {p: {"type": self.variables[p].type} for p in params}}
+            self.tools[name] = Tool(name=name, description=text, parameters=schema)
+            self.notes.append(f"tool '{name}' (from '{text}'; parameters: "
+                              f"{', '.join(params) or 'none'}) — confirm the name")
+        return name
+
+    def variable(self, name: str, source: str, lineno: int, text: str) -> str:
+        if name not in self.variables:
+            self.variables[name] = Variable(name=name, source=source, description=text)
+            self.notes.append(f"line {lineno}: variable '{name}' (from '{text}') — confirm "
+                              "the name")
+        return name
+
+    def declare(self, cond: Condition, source: Node, last_tool: str | None, lineno: int,
+                wording: str) -> None:
+        """Make sure something supplies the variable a condition reads, with its values."""
+        if cond.var is None:
+            return
+        self.notes.append(f"line {lineno}: 'if {wording}' -> `{cond.expr}`")
+        subject, producer = self.subjects.get(source.id, (None, ""))
+        if cond.var in self.variables:
+            _widen(self.variables[cond.var], cond)
+            return
+        tool_name = producer if cond.var == subject and producer != "user" else last_tool
+        tool = self.tools.get(tool_name or "")
+        if tool is None:
+            self.variable(cond.var, "user", lineno, f"answer to: {wording}")
+            _widen(self.variables[cond.var], cond)
+            if cond.var not in source.ask:
+                source.ask = [*source.ask, cond.var]
+            return
+        output = next((o for o in tool.outputs if o.name == cond.var), None)
+        if output is None:
+            output = ToolOutput(name=cond.var, type="string")
+            tool.outputs = [*tool.outputs, output]
+            self.notes.append(f"line {lineno}: '{cond.var}' taken as an output of tool "
+                              f"'{tool.name}' — confirm the name")
+        _widen(output, cond)
+
+    # ------------------------------------------------------------ edges, notes
+    def connect(self, pending: list[Pending], target: str) -> None:
+        for source, when, label in pending:
+            self.edges.append(Edge(id=f"e{len(self.edges) + 1}", source=source, target=target,
+                                   when=when, label=label))
+
+    def close(self, loose: list[Pending]) -> None:
+        if loose:
+            end = self.add_node(0, "End", kind="end", id_hint="end")
+            end.outcome = "completed"
+            self.connect(loose, end.id)
+            self.notes.append("added an end node 'end' where the text stops without one")
+        if self.orphans and self.nodes:
+            self.nodes[0].notes += self.orphans
+
+    def nearest(self) -> Node | None:
+        return self.nodes[-1] if self.nodes else None
+
+    def _note_lines(self, node: Node | None, stmt, why: str) -> None:
+        for lineno, text in _flatten(stmt):
+            note = f"line {lineno}: {text} ({why})"
+            (node.notes.append(note) if node else self.orphans.append(note))
+            self.notes.append(f"line {lineno}: kept as a note: '{text}' ({why})")
+
+    def _outcome(self, pending: list[Pending]) -> str:
+        if len(pending) == 1:
+            prev = self.node_by_id(pending[0][0])
+            if prev.say:
+                return words.name_from(prev.say, "completed")
+            if prev.tools:
+                return prev.tools[0]
+        return "completed"
+
+    def node_by_id(self, node_id: str) -> Node:
+        return next(n for n in self.nodes if n.id == node_id)
+
+    def out_edges(self, node_id: str) -> list[Edge]:
+        return [e for e in self.edges if e.source == node_id]
+
+
+def _needs_default(conds: list[Condition]) -> bool:
+    if all(c.kind == "equality" for c in conds) or any(c.kind == "expression" for c in conds):
+        return False  # the values become the variable's enum, so the chain covers them all
+    polarities = {c.expr.rsplit(" ", 1)[1] for c in conds if c.kind == "boolean"}
+    return not (len(conds) == len(polarities) == 2)
+
+
+def _widen(target, cond: Condition) -> None:
+    """Set the type of a variable or output and add the values a condition compares it with."""
+    if cond.var_type != "string" and target.type == "string":
+        target.type = cond.var_type
+    if cond.values and cond.var_type == "string":
+        target.enum = list(dict.fromkeys([*(target.enum or []), *cond.values]))
+
+
+def _flatten(stmt) -> list[tuple[int, str]]:
+    if isinstance(stmt, Action):
+        return [(stmt.lineno, stmt.text)]
+    out = []
+    for branch in stmt.branches:
+        out.append((branch.lineno, "if " + branch.condition if branch.condition != "else"
+                    else "else"))
+        for inner in branch.body:
+            out += _flatten(inner)
+    return out
