@@ -84,3 +84,10 @@ def test_model_helpers():
     assert sop.node("a").attempts == 3 and sop.node("a").has_actions()
     assert [e.id for e in sop.out_edges("a")] == ["e"] and sop.in_edges("b")[0].id == "e"
     assert Edge(id="x", source="a", target="b", when="else").is_else
+
+
+def test_positions_print_on_one_line_and_strings_are_untouched():
+    sop = SOP(id="x", nodes=[Node(id="a", position=(1, -2.5), steps=["[\n1,\n2\n]"])])
+    text = io.dumps(sop)
+    assert '"position": [1.0, -2.5]' in text
+    assert io.loads(text) == sop

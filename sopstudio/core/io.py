@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -118,8 +119,14 @@ def to_data(sop: SOP) -> dict:
             "sop": sop.model_dump(mode="json", exclude_defaults=True)}
 
 
+# A pair of numbers (a node position) printed on one line. JSON strings never hold a raw newline,
+# so this pattern can only match real arrays in the indented output.
+_NUMBER_PAIR = re.compile(r"\[\n\s*(-?[0-9.eE+-]+),\n\s*(-?[0-9.eE+-]+)\n\s*\]")
+
+
 def dumps(sop: SOP) -> str:
-    return json.dumps(to_data(sop), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(to_data(sop), indent=2, ensure_ascii=False)
+    return _NUMBER_PAIR.sub(r"[\1, \2]", text) + "\n"
 
 
 def canonical_json(sop: SOP) -> str:
