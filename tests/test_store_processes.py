@@ -86,6 +86,7 @@ WRITER = textwrap.dedent("""
     from sopstudio.core.model import SOP, Node
     from sopstudio.store import open_store
     path, who, count, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+    other = "beta" if who == "alpha" else "alpha"
     store = open_store(path)
     open(start + "." + who, "w").close()  # ready
     while not os.path.exists(start):
@@ -97,6 +98,12 @@ WRITER = textwrap.dedent("""
         run = store.save_run(sop=sop, agent=who, settings={"i": i}, events=events[:10])
         store.add_events(run, events[10:])
         store.update_run(run, status="done")
+        if i == 0:
+            open(start + ".wrote." + who, "w").close()
+        if i == count // 2:  # guarantee overlap on a loaded machine: wait for the other's first write
+            deadline = time.monotonic() + 60
+            while not os.path.exists(start + ".wrote." + other) and time.monotonic() < deadline:
+                time.sleep(0.001)
     store.close()
     print("finished", who)
 """)

@@ -1,14 +1,16 @@
 """`sopstudio runs [FILE] [--json]`: stored simulation runs, newest first; `--show ID` prints
-one run with its trace events."""
+one run with its trace events; `--replay ID` re-runs it from its recording (no model call) and
+says whether the replay matches the stored trace (exit 0 if it does, 1 if not)."""
 
 from __future__ import annotations
 
-from ..store import SHORT
+from ..store import SHORT, StoreError
 from ._common import load_or_exit, print_json
 from ._store import add_db_argument, open_from_args
 
 NAME = "runs"
-HELP = "list stored runs (of FILE's SOP if given), newest first; --show ID prints one run"
+HELP = ("list stored runs (of FILE's SOP if given), newest first; --show ID prints one run; "
+        "--replay ID replays one")
 
 
 def add_arguments(parser) -> None:
@@ -19,6 +21,8 @@ def add_arguments(parser) -> None:
                         help="only runs of this version (tag, @N or hash prefix; needs FILE)")
     parser.add_argument("--limit", type=int, help="show at most N runs")
     parser.add_argument("--show", type=int, metavar="ID", help="print run ID with its events")
+    parser.add_argument("--replay", type=int, metavar="RUN_ID",
+                        help="replay run RUN_ID from its recording (no model call) and compare")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_db_argument(parser)
 
@@ -28,9 +32,11 @@ def run(args) -> int:
     with open_from_args(args) as store:
         if args.show is not None:
             return _show(store.load_run(args.show), args.json)
+        if args.replay is not None:
+            return _replay(store, args.replay, args.json)
         version = args.version
         if version and sop is not None:
-            version = store.resolve(sop.id, version).hash
+            version = _version_hash(store, sop.id, version)
         runs = store.list_runs(sop_id=sop.id if sop else None, version=version,
                                agent=args.agent, status=args.status, limit=args.limit)
     if args.json:
@@ -58,3 +64,37 @@ def _show(record, as_json: bool) -> int:
         detail = event.get("text") or event.get("tool") or ""
         print(f"{index:>4} {event.get('type', '?')}{where} {detail}".rstrip())
     return 0
+
+
+def _version_hash(store, sop_id: str, revision: str) -> str:
+    """A recorded version's hash; else the text itself as a hash prefix, since runs also point
+    at documents that were simulated without ever being committed."""
+    try:
+        return store.resolve(sop_id, revision).hash
+    except StoreError:
+        if len(revision) >= 4 and all(c in "0123456789abcdef" for c in revision.lower()):
+            return revision.lower()
+        raise
+
+
+def _replay(store, run_id: int, as_json: bool) -> int:
+    from ..engine.orchestrator_replay import ReplayExhausted
+    from ..store.traces import load_trace, replay_run, same_trace
+    stored = load_trace(store, run_id)
+    try:
+        replayed, problem = replay_run(store, run_id), None
+    except ReplayExhausted as error:  # the recording does not fit: a mismatch, not a crash
+        replayed, problem = None, str(error)
+    matches = replayed is not None and same_trace(stored, replayed)
+    data = {"run": run_id, "outcome": replayed.outcome if replayed else None,
+            "end_node": replayed.end_node if replayed else None,
+            "stored_outcome": stored.outcome, "matches": matches,
+            "events": len(replayed.events) if replayed else 0, "problem": problem}
+    if as_json:
+        print_json(data)
+    else:
+        outcome = data["outcome"] or "-"
+        print(f"run {run_id} replayed: outcome {outcome} (stored {stored.outcome or '-'}), "
+              f"{data['events']} events; matches the stored trace: {'yes' if matches else 'no'}"
+              + (f" ({problem})" if problem else ""))
+    return 0 if matches else 1

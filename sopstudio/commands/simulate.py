@@ -1,4 +1,8 @@
-"""`sopstudio simulate`: run one scenario of one journey and print the conversation (DESIGN §9)."""
+"""`sopstudio simulate`: run one scenario of one journey and print the conversation (DESIGN §9).
+
+The run is stored (SOP document, scenario, settings, every event) unless `--no-store`; `--json`
+then carries its `run_id`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from ..engine.compiled import CompiledSop, EngineError
 from ..engine.runner import run_scenario
 from ..engine.scenarios import TYPES, scenarios_for
 from ._common import load_or_exit, print_json
-from .bench import add_model_arguments, agent_options
+from .bench import (add_model_arguments, add_store_arguments, agent_options, now,
+                    open_store_unless, run_settings)
 
 NAME = "simulate"
 HELP = "simulate one journey and scenario with an agent and print the trace"
@@ -21,6 +26,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     add_model_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
+    add_store_arguments(parser)
 
 
 def run(args) -> int:
@@ -35,11 +41,15 @@ def run(args) -> int:
         raise EngineError(f"journey {args.journey} has no {args.scenario} scenario "
                           "(nothing to withhold or no tool to fail)")
     scenario = found[0]
-    trace = run_scenario(cs, scenario, args.agent, seed=args.seed,
-                         agent_options=agent_options(args))
+    with open_store_unless(args) as store:
+        started = now()
+        trace = run_scenario(cs, scenario, args.agent, seed=args.seed,
+                             agent_options=agent_options(args))
+        run_id = _store_run(store, args, sop, scenario, trace, started)
     if args.json:
         data = trace.to_dict()
         data["scenario"] = scenario.to_dict()
+        data["run_id"] = run_id
         print_json(data)
         return 0
     print(f"journey {args.journey} ({args.scenario}): {' -> '.join(journey.nodes)}")
@@ -47,7 +57,18 @@ def run(args) -> int:
         print("  " + describe(event))
     print(f"outcome: {trace.outcome} (expected {scenario.expected['outcome']}), "
           f"end node: {trace.end_node}")
+    if run_id is not None:
+        print(f"stored as run {run_id}")
     return 0
+
+
+def _store_run(store, args, sop, scenario, trace, started) -> int | None:
+    if store is None:
+        return None
+    from ..store.traces import save_trace
+    settings = run_settings(args, journey=args.journey, scenario=args.scenario, seed=args.seed)
+    return save_trace(store, sop, scenario, trace, agent=args.agent, model=args.model,
+                      settings=settings, started=started, finished=now())
 
 
 def describe(event) -> str:

@@ -49,7 +49,9 @@ class Orchestrator(NodeActions):
         self.tools = tools or MockTools(compiled.tools)
         self.rng = random.Random(seed)
         self.max_turns, self.max_events, self.max_rejections = max_turns, max_events, max_rejections
-        self.checks: list[Check] = list(checks or [])
+        # An agent brings its own guardrails (DPA: MARCO checks; SPA: none, it is measured).
+        self.checks: list[Check] = list(checks if checks is not None
+                                        else getattr(agent, "checks", None) or [])
         self.user_override = user_override
         self.operator_inputs: deque[UserTurn] = deque()
         self.recorded = recorded

@@ -1,0 +1,156 @@
+"""What the LLM agents (DPA, SPA) share: function names, chat messages, reading replies.
+
+- `FunctionNames`: SOP tool names made safe for the function-calling API (`^[A-Za-z0-9_-]{1,64}$`)
+  and kept apart from our control functions; maps both ways. Every SOP tool is mapped, so a
+  model naming a tool of another node is turned into an action on that tool, which the
+  orchestrator then refuses (and never executes).
+- `conversation(ctx, names)`: the chat so far as OpenAI messages: the transcript before this node
+  visit as text, then this visit's messages, tool calls and tool results in order, then pending
+  guardrail reflections (MARCO's [GUARDRAILS] role, sent as user messages since chat APIs have
+  no such role).
+- `reply_action(reply, names, controls)`: one model reply -> one `Action`. Only the first tool
+  call is taken (one action per decision; the model sees its result and is asked again).
+  Unusable output raises AgentError (a rejection, MARCO's "output format" reflection).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any, Callable
+
+from ..llm_client import LLMError, ModelReply
+from .base import Action, AgentContext, AgentError, call, say
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+GUARDRAIL_PREFIX = "[GUARDRAILS] "
+START_MESSAGE = "[The customer has just connected.]"
+
+Control = Callable[[dict], Action]
+
+
+class FunctionNames:
+    def __init__(self, tool_names: list[str], reserved: list[str]):
+        self.to_model: dict[str, str] = {}
+        self.to_tool: dict[str, str] = {}
+        taken = set(reserved)
+        for name in tool_names:
+            base = _UNSAFE.sub("_", name)[:60] or "tool"
+            safe, n = base, 2
+            while safe in taken:
+                safe, n = f"{base}_{n}", n + 1
+            taken.add(safe)
+            self.to_model[name], self.to_tool[safe] = safe, name
+
+    def model_name(self, tool: str) -> str:
+        return self.to_model.get(tool, _UNSAFE.sub("_", tool)[:64])
+
+    def tool_name(self, function: str) -> str:
+        return self.to_tool.get(function, function)
+
+
+def function_tool(name: str, description: str, parameters: dict) -> dict:
+    return {"type": "function",
+            "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+def tool_functions(tools: list, names: FunctionNames) -> list[dict]:
+    return [function_tool(names.model_name(t.name), t.description or t.name,
+                          t.parameters or {"type": "object", "properties": {}}) for t in tools]
+
+
+def _visit_turns(ctx: AgentContext) -> int:
+    return sum(1 for e in ctx.visit if e.type in ("say", "ask", "user"))
+
+
+def conversation(ctx: AgentContext, names: FunctionNames) -> list[dict]:
+    shown = _visit_turns(ctx)
+    earlier = ctx.transcript[:len(ctx.transcript) - shown] if shown else list(ctx.transcript)
+    messages = [{"role": "assistant" if t["role"] == "agent" else "user",
+                 "content": t.get("text") or ""} for t in earlier]
+    call_id = None
+    for event in ctx.visit:
+        if event.type in ("say", "ask"):
+            messages.append({"role": "assistant", "content": event.text or ""})
+        elif event.type == "user":
+            messages.append({"role": "user", "content": event.text or ""})
+        elif event.type == "tool_call":
+            call_id = f"call_{event.index}"
+            messages.append({"role": "assistant", "content": None, "tool_calls": [{
+                "id": call_id, "type": "function",
+                "function": {"name": names.model_name(event.tool or ""),
+                             "arguments": json.dumps(event.arguments or {})}}]})
+        elif event.type == "tool_result" and call_id is not None:
+            messages.append({"role": "tool", "tool_call_id": call_id,
+                             "content": json.dumps(event.result or {})})
+            call_id = None
+    if not any(m["role"] == "user" for m in messages):
+        messages.insert(0, {"role": "user", "content": START_MESSAGE})
+    messages += [{"role": "user", "content": GUARDRAIL_PREFIX + r} for r in ctx.reflections]
+    return messages
+
+
+def known_values(ctx: AgentContext) -> str:
+    if not ctx.variables:
+        return "(nothing yet)"
+    return "\n".join(f"- {k} = {json.dumps(v, default=str)}" for k, v in ctx.variables.items())
+
+
+def ask_values(args: dict, default: list[str]) -> Action:
+    variables = args.get("variables")
+    if not isinstance(variables, list) or not all(isinstance(v, str) for v in variables):
+        variables = default
+    question = args.get("question")
+    return Action("ask", variables=list(variables),
+                  text=question if isinstance(question, str) else None)
+
+
+def reply_action(reply: ModelReply, names: FunctionNames, controls: dict[str, Control]) -> Action:
+    raw = reply.to_dict()
+    if reply.tool_calls:
+        first = reply.tool_calls[0]
+        arguments, problem = first.parsed()
+        if problem is not None:
+            raise AgentError(f"Output of {first.name} is not as per required formatting "
+                             f"guidelines: {problem}. Call the function again with a JSON "
+                             f"object of arguments.", "malformed-output", raw)
+        if first.name in controls:
+            action = controls[first.name](arguments)
+        else:
+            action = call(names.tool_name(first.name), arguments)
+    elif (reply.text or "").strip():
+        action = say(reply.text.strip())
+    else:
+        raise AgentError("Your reply was empty. Answer the user or call a function.",
+                         "malformed-output", raw)
+    action.raw = raw
+    return action
+
+
+def ask_model(client: Any, messages: list[dict], functions: list[dict]) -> ModelReply:
+    """One model call; transport failures become AgentError (a rejection, then a retry)."""
+    try:
+        return client.complete(messages, functions)
+    except LLMError as error:
+        raise AgentError(f"The model call failed ({error.code}): {error}", error.code) from None
+
+
+def build_client(client: Any = None, settings: Any = None, **options) -> Any:
+    """The model client of an LLM agent: given, or built from settings / CLI-style options
+    (model, base_url, temperature, timeout, retries, api_key, api_key_env)."""
+    if client is not None:
+        return client
+    from ..compiled import EngineError
+    from ..llm_client import LLMClient, LLMSettings
+    if settings is None:
+        fields = LLMSettings.__dataclass_fields__
+        known = {k: v for k, v in options.items() if v is not None and k in fields}
+        known.setdefault("base_url", os.environ.get("SOPSTUDIO_BASE_URL")
+                         or os.environ.get("OPENAI_BASE_URL"))
+        known.setdefault("model", os.environ.get("SOPSTUDIO_MODEL"))
+        if not known.get("base_url") or not known.get("model"):
+            raise EngineError("an LLM agent needs --base-url and --model "
+                              "(or SOPSTUDIO_BASE_URL and SOPSTUDIO_MODEL)")
+        settings = LLMSettings(**known)
+    return LLMClient(settings)

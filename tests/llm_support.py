@@ -1,0 +1,59 @@
+"""Shared fixtures of the LLM-agent tests: a small refund SOP, its scenario and a run helper."""
+
+from __future__ import annotations
+
+from sopstudio.core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from sopstudio.engine.compiled import CompiledSop
+from sopstudio.engine.llm_client import LLMClient, LLMSettings
+from sopstudio.engine.orchestrator import Orchestrator
+from sopstudio.engine.tools import MockTools
+from sopstudio.engine.users import ScriptedUser
+
+ORDER = {"type": "string", "pattern": "^ORD-[0-9]{3}$", "description": "order id"}
+
+
+def refund_sop() -> SOP:
+    return SOP(
+        id="refund", title="Refund a lost order", start="verify",
+        variables=[Variable(name="order_id", pattern="^ORD-[0-9]{3}$")],
+        tools=[Tool(name="lookup_order", description="Look an order up.",
+                    parameters={"type": "object", "properties": {"order_id": ORDER},
+                                "required": ["order_id"]},
+                    outputs=[ToolOutput(name="status", enum=["lost", "delivered"]),
+                             ToolOutput(name="total", type="number")]),
+               Tool(name="issue_refund", description="Refund an order.",
+                    parameters={"type": "object", "required": ["order_id", "amount"],
+                                "properties": {"order_id": ORDER,
+                                               "amount": {"type": "number", "minimum": 0,
+                                                          "maximum": 500}}},
+                    outputs=[ToolOutput(name="refund_id")])],
+        nodes=[Node(id="verify", title="Verify the order", ask=["order_id"],
+                    tools=["lookup_order"], instructions="Find the customer's order."),
+               Node(id="refund", title="Refund", tools=["issue_refund"],
+                    instructions="Refund the full order total."),
+               Node(id="done", title="Done", kind="end", outcome="resolved"),
+               Node(id="reject", title="Not refundable", kind="end", outcome="rejected")],
+        edges=[Edge(id="e1", source="verify", target="refund", when="status == 'lost'"),
+               Edge(id="e2", source="verify", target="reject", when="else"),
+               Edge(id="e3", source="refund", target="done")])
+
+
+RESPONSES = {"lookup_order": [{"outputs": {"status": "lost", "total": 42.5}}],
+             "issue_refund": [{"outputs": {"refund_id": "R-9"}}]}
+
+
+def settings(server, **changes) -> LLMSettings:
+    values = {"base_url": server.url, "model": "fake-model", "api_key": "sk-test-key",
+              "timeout": 0.5, "retries": 0, "backoff": 0.01}
+    values.update(changes)
+    return LLMSettings(**values)
+
+
+def run(agent_class, server, seed=None, client=None, **changes):
+    """Run the refund SOP with `agent_class`; returns (trace, tools, agent)."""
+    cs = CompiledSop(refund_sop())
+    agent = agent_class(cs, client=client or LLMClient(settings(server, **changes)))
+    user = ScriptedUser(seed if seed is not None else {"order_id": "ORD-123"})
+    tools = MockTools(cs.tools, RESPONSES)
+    orchestrator = Orchestrator(cs, agent, user, tools, checks=agent.checks)
+    return orchestrator.run(), tools, agent

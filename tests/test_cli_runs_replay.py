@@ -1,0 +1,113 @@
+"""`simulate` and `bench` store their runs (unless --no-store); `runs --replay ID` replays one."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from sopstudio.cli_main import run as main
+from sopstudio.core.io import save_sop
+from sopstudio.engine.examples import listing_blocked
+from sopstudio.store import hash_sop, open_store
+
+
+@pytest.fixture
+def sop_file(tmp_path):
+    path = tmp_path / "lb.sop.json"
+    save_sop(listing_blocked(), path)
+    return str(path)
+
+
+def cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def cli_json(capsys, *argv):
+    code, out, err = cli(capsys, *argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_simulate_stores_the_run_and_replay_matches(capsys, sop_file):
+    data = cli_json(capsys, "simulate", sop_file, "--journey", "5", "--json")
+    run_id = data["run_id"]
+    listed = cli_json(capsys, "runs", sop_file, "--json")["runs"]
+    assert [r["id"] for r in listed] == [run_id]
+    assert (listed[0]["agent"], listed[0]["status"], listed[0]["outcome"]) == (
+        "scripted", "finished", data["outcome"])
+    assert listed[0]["version"] == hash_sop(listing_blocked())
+    assert listed[0]["event_count"] == len(data["events"])
+    assert listed[0]["settings"]["journey"] == 5 and listed[0]["started"] <= listed[0]["finished"]
+
+    replay = cli_json(capsys, "runs", "--replay", run_id, "--json")
+    assert replay["matches"] is True and replay["outcome"] == data["outcome"] == "resolved"
+    assert replay["end_node"] == data["end_node"] and replay["events"] == len(data["events"])
+    code, out, _ = cli(capsys, "runs", "--replay", run_id)
+    assert code == 0 and "outcome resolved" in out and "matches the stored trace: yes" in out
+
+
+def test_simulate_text_mode_says_where_the_run_went(capsys, sop_file):
+    code, out, _ = cli(capsys, "simulate", sop_file, "--scenario", "failing-function")
+    assert code == 0 and out.rstrip().splitlines()[-1] == "stored as run 1"
+    code, out, _ = cli(capsys, "runs", "--status", "finished", "--agent", "scripted")
+    assert code == 0 and len(out.splitlines()) == 1 and "technical-issue" in out
+
+
+def test_no_store_and_db_flags(capsys, sop_file, tmp_path):
+    data = cli_json(capsys, "simulate", sop_file, "--json", "--no-store")
+    assert data["run_id"] is None
+    assert cli_json(capsys, "runs", "--json")["runs"] == []
+    other = tmp_path / "elsewhere.sqlite"
+    data = cli_json(capsys, "simulate", sop_file, "--json", "--db", other)
+    assert cli_json(capsys, "runs", "--json")["runs"] == []
+    assert [r["id"] for r in cli_json(capsys, "runs", "--json", "--db", other)["runs"]] == [
+        data["run_id"]]
+    assert cli_json(capsys, "bench", sop_file, "--json", "--no-store")["run_ids"] == []
+    assert cli_json(capsys, "runs", "--json")["runs"] == []
+
+
+def test_bench_stores_every_run(capsys, sop_file):
+    data = cli_json(capsys, "bench", sop_file, "--json", "--limit", "5", "--workers", "2")
+    assert len(data["run_ids"]) == 5 == data["scenarios"]
+    runs = cli_json(capsys, "runs", sop_file, "--json")["runs"]
+    assert sorted(r["id"] for r in runs) == sorted(data["run_ids"])
+    assert sorted(r["metrics"]["scenario"] for r in runs) == sorted(
+        r["scenario"] for r in data["runs"])
+    assert all(r["settings"]["workers"] == 2 and r["status"] == "finished" for r in runs)
+    for run_id in data["run_ids"]:
+        assert cli_json(capsys, "runs", "--replay", run_id, "--json")["matches"] is True
+    code, out, _ = cli(capsys, "bench", sop_file, "--limit", "2")
+    assert code == 0 and out.rstrip().endswith("stored 2 runs (ids 6-7)")
+
+
+def test_runs_by_version_of_a_never_committed_document(capsys, sop_file):
+    run_id = cli_json(capsys, "simulate", sop_file, "--json")["run_id"]
+    prefix = hash_sop(listing_blocked())[:10]
+    runs = cli_json(capsys, "runs", sop_file, "--version", prefix, "--json")["runs"]
+    assert [r["id"] for r in runs] == [run_id]
+    assert cli_json(capsys, "runs", sop_file, "--version", "abcd", "--json")["runs"] == []
+    code, _, err = cli(capsys, "runs", sop_file, "--version", "no-such-tag")
+    assert code == 1 and "unknown revision" in err and err.count("\n") == 1
+
+
+def test_replay_reports_a_mismatch(capsys, sop_file, tmp_path):
+    run_id = cli_json(capsys, "simulate", sop_file, "--json")["run_id"]
+    with open_store() as store:
+        path = store.path
+    conn = sqlite3.connect(path)
+    with conn:  # the stored record claims an outcome the recording does not produce
+        conn.execute("UPDATE runs SET outcome = 'escalated' WHERE id = ?", (run_id,))
+    conn.close()
+    code, out, _ = cli(capsys, "runs", "--replay", run_id)
+    assert code == 1 and "(stored escalated)" in out and "matches the stored trace: no" in out
+    data = json.loads(cli(capsys, "runs", "--replay", run_id, "--json")[1])
+    assert data["matches"] is False and data["stored_outcome"] == "escalated"
+
+
+def test_replay_of_an_unknown_run_is_one_line(capsys):
+    code, out, err = cli(capsys, "runs", "--replay", 999)
+    assert code == 1 and out == "" and "no run 999" in err and err.count("\n") == 1
