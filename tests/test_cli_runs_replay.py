@@ -50,6 +50,16 @@ def test_simulate_stores_the_run_and_replay_matches(capsys, sop_file):
     assert code == 0 and "outcome resolved" in out and "matches the stored trace: yes" in out
 
 
+def test_show_json_keeps_the_final_state_out_of_the_events(capsys, sop_file):
+    data = cli_json(capsys, "simulate", sop_file, "--journey", "5", "--json")
+    shown = cli_json(capsys, "runs", "--show", data["run_id"], "--json")
+    assert shown["events"] == data["events"]
+    assert all("final_state" not in event for event in shown["events"])
+    assert shown["state"]["end_node"] == data["end_node"]
+    assert shown["state"]["path"] and shown["state"]["meta"]["agent"] == "scripted"
+    assert "state" not in cli_json(capsys, "runs", "--json")["runs"][0]
+
+
 def test_simulate_text_mode_says_where_the_run_went(capsys, sop_file):
     code, out, _ = cli(capsys, "simulate", sop_file, "--scenario", "failing-function")
     assert code == 0 and out.rstrip().splitlines()[-1] == "stored as run 1"

@@ -85,6 +85,28 @@ def test_run_fields_version_and_scenario(store):
         store.scenario("nope")
 
 
+def test_run_state_is_stored_updated_and_left_out_of_listings(store):
+    state = {"path": ["greet", "done"], "variables": {"order_id": 42, "note": None},
+             "memory": [{"node": "greet", "observation": f"key {FAKE_KEY}"}], "turns": 2}
+    with_state = store.save_run(sop=sop(), agent="dpa", settings={"api_key": FAKE_KEY},
+                                events=EVENTS[:2], state=state)
+    without = store.save_run(sop=sop(), agent="scripted", events=EVENTS[:2])
+    record = store.load_run(with_state)
+    assert record.state["variables"] == {"order_id": 42, "note": None}
+    assert record.state["memory"][0]["observation"] == "key [redacted]"  # scrubbed like events
+    assert record.events == EVENTS[:2] and record.to_dict()["state"] == record.state
+    assert store.load_run(without).state is None  # NULL: no state recorded, not JSON null
+    assert store.conn.execute("SELECT state FROM runs WHERE id = ?", (without,)).fetchone() == (
+        None,)
+    store.update_run(without, state={"path": ["greet"]})
+    assert store.load_run(without).state == {"path": ["greet"]}
+    store.update_run(with_state, state=None)
+    assert store.load_run(with_state).state is None
+    listed = store.list_runs()
+    assert [r.state for r in listed] == [None, None]
+    assert all("state" not in r.to_dict(events=False) for r in listed)
+
+
 def test_list_runs_filters(store):
     first, second = sop(), sop().model_copy(update={"title": "Orders v2"})
     a = store.save_run(sop=first, agent="scripted", status="done")

@@ -15,9 +15,10 @@ from sopstudio.engine.examples import listing_blocked
 from sopstudio.engine.runner import orchestrator_for, run_scenario
 from sopstudio.engine.scenarios import generate
 from sopstudio.engine.tools import MockTools
-from sopstudio.store import StoreError, hash_sop, open_store
-from sopstudio.store.traces import (FINAL_KEY, load_trace, replay_run, same_trace, save_batch,
-                                    save_trace)
+from sopstudio.store import StoreError, hash_sop, open_store, schema
+from sopstudio.store import events as store_events
+from sopstudio.store.traces import (STATE_FIELDS, load_trace, replay_run, same_trace,
+                                    save_batch, save_trace)
 
 SECRET = "sk-test-0123456789abcdefXYZ"
 
@@ -213,7 +214,9 @@ def test_runs_saved_without_final_state_load_from_their_events(store, sop, compi
     run_id = store.save_run(sop=sop, agent="scripted", settings={"meta": dict(trace.meta)},
                             status="finished", outcome=trace.outcome,
                             events=[e.to_dict() for e in trace.events])
+    assert store.load_run(run_id).state is None
     loaded = load_trace(store, run_id)
+    assert loaded.memory == [] and loaded.variables == {}  # not recoverable from events alone
     assert (loaded.path, loaded.edges, loaded.tool_trace) == (trace.path, trace.edges,
                                                                trace.tool_trace)
     assert (loaded.turns, loaded.end_node, loaded.meta) == (trace.turns, trace.end_node,
@@ -221,14 +224,23 @@ def test_runs_saved_without_final_state_load_from_their_events(store, sop, compi
     assert replay_run(store, run_id).to_dict() == trace.to_dict()
 
 
-def test_final_state_is_not_an_event_of_its_own(store, sop, compiled, scenarios):
+def test_final_state_is_a_run_column_not_part_of_an_event(store, sop, compiled, scenarios):
     scenario = by_type(scenarios, "correct")
     trace = run_scenario(compiled, scenario)
+    assert trace.variables and trace.memory
     run_id = save_trace(store, sop, scenario, trace, agent="scripted")
-    events = store.load_run(run_id).events
-    assert len(events) == len(trace.events)
-    assert FINAL_KEY in events[-1] and all(FINAL_KEY not in e for e in events[:-1])
-    assert events[-1][FINAL_KEY]["variables"] == trace.variables
+    record = store.load_run(run_id)
+    assert record.events == [e.to_dict() for e in trace.events]  # nothing rides along
+    whole = trace.to_dict()
+    assert record.state == {k: whole[k] for k in STATE_FIELDS}
+    assert record.state["variables"] == trace.variables
+    assert record.to_dict()["state"] == record.state
+    extras = [row[0] for row in store.conn.execute(
+        "SELECT extra FROM steps WHERE run_id = ? AND extra IS NOT NULL", (run_id,))]
+    assert all("final_state" not in extra for extra in extras)
+    # A listing leaves the state out, as it leaves out the events.
+    listed = store.list_runs(sop_id=sop.id)[0]
+    assert listed.state is None and "state" not in listed.to_dict(events=False)
 
 
 def test_replaying_a_run_without_document_is_a_clear_error(store, sop, compiled, scenarios):
@@ -239,3 +251,30 @@ def test_replaying_a_run_without_document_is_a_clear_error(store, sop, compiled,
     with pytest.raises(StoreError, match="no stored SOP document"):
         replay_run(store, run_id)
     assert replay_run(store, run_id, sop=sop).outcome == trace.outcome
+
+
+def test_a_run_stored_by_a_v2_store_loads_equal_after_the_upgrade(tmp_path, sop, compiled,
+                                                                   scenarios):
+    """Schema v2 kept the final state in the last event's extra data (`final_state`); opening
+    the file upgrades it to v3 and the run loads back equal, its events free of that key."""
+    scenario = by_type(scenarios, "failing-function")
+    trace = run_scenario(compiled, scenario)
+    whole = trace.to_dict()
+    events = [e.to_dict() for e in trace.events]
+    events[-1]["final_state"] = {k: whole[k] for k in STATE_FIELDS}  # what v2 wrote
+    path = tmp_path / "v2.sqlite"
+    conn = sqlite3.connect(path, isolation_level=None)
+    schema.migrate(conn, target=2)
+    conn.execute("INSERT INTO runs (sop_id, agent, settings, status, outcome, metrics, created) "
+                 "VALUES (?, 'scripted', ?, 'finished', ?, '{}', '2024-01-01')",
+                 (None, store_events.dump({"meta": trace.meta}, set()), trace.outcome))
+    conn.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     [store_events.encode(1, i, e, set()) for i, e in enumerate(events)])
+    conn.close()
+    with open_store(path) as store:
+        assert store.schema_version == schema.LATEST == 3
+        record = store.load_run(1)
+        assert record.events == [e.to_dict() for e in trace.events]
+        assert record.state == events[-1]["final_state"]
+        assert load_trace(store, 1).to_dict() == whole
+        assert same_trace(replay_run(store, 1, sop=sop), trace)

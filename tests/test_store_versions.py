@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 
 import pytest
@@ -182,8 +183,34 @@ def _database_at(path, version: int) -> None:
         conn.execute(f"INSERT INTO versions (sop_id, hash, message, created{tag_column}) "
                      f"VALUES ('refund', ?, 'old', '2024-01-01T00:00:00+00:00'{tag_value})",
                      (content.hash,))
+        if version >= 2:  # from v2 on, tags have a table of their own
+            conn.execute("INSERT INTO tags VALUES ('refund', 'v1', 1, '2024-01-01')")
+        _old_run(conn, content.hash)
     assert schema.user_version(conn) == version
     conn.close()
+
+
+OLD_EVENTS = [{"type": "say", "node": "a", "text": "Order?"},
+              {"type": "end", "node": "b", "outcome": "resolved", "note": "kept"}]
+OLD_STATE = {"path": ["a", "b"], "variables": {"order_id": "42"}, "turns": 1}
+
+
+def _old_run(conn, version_hash: str) -> None:
+    """A run as versions 1-2 stored it: the final state in the last event's `extra` JSON."""
+    conn.execute("INSERT INTO runs (sop_id, version, settings, status, outcome, metrics, created) "
+                 "VALUES ('refund', ?, '{}', 'finished', 'resolved', '{}', '2024-01-01')",
+                 (version_hash,))
+    conn.execute("INSERT INTO steps (run_id, seq, type, node, text) "
+                 "VALUES (1, 0, 'say', 'a', 'Order?')")
+    extra = json.dumps({"outcome": "resolved", "note": "kept", "final_state": OLD_STATE})
+    conn.execute("INSERT INTO steps (run_id, seq, type, node, extra) VALUES (1, 1, 'end', 'b', ?)",
+                 (extra,))
+    # A second run, without a final state and with an event whose extra holds only it.
+    conn.execute("INSERT INTO runs (sop_id, settings, status, metrics, created) "
+                 "VALUES ('refund', '{}', 'finished', '{}', '2024-01-02')")
+    conn.execute("INSERT INTO steps (run_id, seq, type, extra) VALUES (2, 0, 'say', ?)",
+                 (json.dumps({"final_state": OLD_STATE}),))
+    conn.execute("INSERT INTO steps (run_id, seq, type) VALUES (2, 1, 'end')")
 
 
 @pytest.mark.parametrize("version", range(schema.LATEST))
@@ -200,6 +227,26 @@ def test_opening_every_earlier_schema_version(tmp_path, version):
         store.record(edited(make_sop(), title="after upgrade"), author="bo", tag="v2")
         assert store.resolve("refund", "v2").author == "bo"
         assert len(store.versions("refund")) == (2 if version >= 1 else 1)
+        if version >= 1:  # v3: the final state moved from the last event to runs.state
+            old = store.load_run(1)
+            assert old.state == OLD_STATE and old.events == OLD_EVENTS
+            assert store.load_run(2).state is None  # only a last event carried a state
+            assert store.load_run(2).events[0] == {"type": "say", "final_state": OLD_STATE}
+
+
+def test_upgrading_a_v2_store_to_v3_moves_final_states_to_their_column(tmp_path):
+    path = tmp_path / "v2.sqlite"
+    _database_at(path, 2)
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert "state" not in [row[1] for row in conn.execute("PRAGMA table_info(runs)")]
+    assert schema.migrate(conn, target=3) == 3 == schema.user_version(conn)
+    assert "state" in [row[1] for row in conn.execute("PRAGMA table_info(runs)")]
+    states = dict(conn.execute("SELECT id, state FROM runs").fetchall())
+    assert json.loads(states[1]) == OLD_STATE and states[2] is None
+    extras = conn.execute("SELECT extra FROM steps WHERE run_id = 1 ORDER BY seq").fetchall()
+    assert extras == [(None,), ('{"outcome":"resolved","note":"kept"}',)]
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
 
 
 def test_newer_schema_is_refused(tmp_path):

@@ -2,6 +2,8 @@
 
 A run points at the exact document it ran: `save_run(sop=...)` stores the content (without
 adding a history entry) and records its hash. Settings are stripped of secrets before writing.
+A run may carry its final trace state (`state`: path, memory, variables, ...; JSON in
+`runs.state`), which `load_run` returns and `list_runs` leaves out, as it leaves out the events.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from .redact import strip_secrets
 
 _RUN_COLUMNS = ("id, sop_id, version, scenario_id, agent, model, settings, status, outcome, "
                 "metrics, started, finished, created")
-_UPDATABLE = {"status", "outcome", "metrics", "started", "finished", "model", "agent"}
+_UPDATABLE = {"status", "outcome", "metrics", "started", "finished", "model", "agent", "state"}
 
 
 @dataclass
@@ -37,6 +39,7 @@ class RunRecord:
     started: str | None
     finished: str | None
     created: str
+    state: dict | None = None
     events: list[dict] = field(default_factory=list)
     event_count: int = 0
 
@@ -46,16 +49,24 @@ class RunRecord:
         return [e for e in self.events if e.get("type") in types]
 
     def to_dict(self, events: bool = True) -> dict:
+        """The record as JSON data; `events=False` (a listing) leaves out events and state."""
         data = asdict(self)
         if not events:
             data.pop("events")
+            data.pop("state")
         return data
 
 
-def _run(row: tuple, count: int = 0) -> RunRecord:
+def _run(row: tuple, count: int = 0, state: str | None = None) -> RunRecord:
     values = list(row)
     values[6], values[9] = json.loads(values[6]), json.loads(values[9])
-    return RunRecord(*values, event_count=count)
+    return RunRecord(*values, state=json.loads(state) if state is not None else None,
+                     event_count=count)
+
+
+def _dump_optional(value: Any, secrets: set[str]) -> str | None:
+    # None stays SQL NULL ("no state recorded"), not the JSON text 'null'.
+    return None if value is None else ev.dump(value, secrets)
 
 
 def _ensure_refs(conn, sop: SOP | None, content, sop_id: str | None, now: str) -> None:
@@ -120,8 +131,9 @@ class RunsMixin:
                  settings: dict | None = None, status: str = "running",
                  outcome: str | None = None, metrics: dict | None = None,
                  started: Any = None, finished: Any = None,
-                 events: list[dict] | None = None) -> int:
-        """Store a run (and optionally its events) in one transaction; returns the run id."""
+                 events: list[dict] | None = None, state: dict | None = None) -> int:
+        """Store a run (and optionally its events and final trace state) in one transaction;
+        returns the run id."""
         clean = strip_secrets(settings or {}, self.secrets)
         content = pack(sop) if sop is not None else None
         sop_id = sop.id if sop is not None else sop_id
@@ -132,22 +144,24 @@ class RunsMixin:
             _check_refs(conn, version, scenario_id)
             cursor = conn.execute(
                 "INSERT INTO runs (sop_id, version, scenario_id, agent, model, settings, status, "
-                "outcome, metrics, started, finished, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "outcome, metrics, started, finished, created, state) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (sop_id, version, scenario_id, agent, model, ev.dump(clean, self.secrets),
                  status, outcome, ev.dump(metrics or {}, self.secrets), to_iso(started),
-                 to_iso(finished), now))
+                 to_iso(finished), now, _dump_optional(state, self.secrets)))
             run_id = cursor.lastrowid
             if events:
                 self.add_events(run_id, events)
         return run_id
 
     def update_run(self, run_id: int, **fields) -> None:
-        """Set status, outcome, metrics, started, finished, agent or model of a stored run."""
+        """Set status, outcome, metrics, started, finished, agent, model or state of a stored
+        run."""
         unknown = set(fields) - _UPDATABLE
         if unknown:
             raise StoreError(f"cannot update run field(s): {', '.join(sorted(unknown))}")
         values = {k: (ev.dump(v, self.secrets) if k == "metrics" else
+                      _dump_optional(v, self.secrets) if k == "state" else
                       to_iso(v) if k in ("started", "finished") else v) for k, v in fields.items()}
         if not values:
             return
@@ -174,21 +188,21 @@ class RunsMixin:
 
     def load_run(self, run_id: int) -> RunRecord:
         with self.tx.read() as conn:
-            row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?",
+            row = conn.execute(f"SELECT {_RUN_COLUMNS}, state FROM runs WHERE id = ?",
                                (run_id,)).fetchone()
             if row is None:
                 raise StoreError(f"no run {run_id} in the store")
             steps = conn.execute("SELECT type, node, tool, arguments, result, text, extra "
                                  "FROM steps WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
-        record = _run(row, len(steps))
+        record = _run(row[:-1], len(steps), row[-1])
         record.events = [ev.decode(step) for step in steps]
         return record
 
     def list_runs(self, sop_id: str | None = None, version: str | None = None,
                   agent: str | None = None, status: str | None = None,
                   scenario_id: str | None = None, limit: int | None = None) -> list[RunRecord]:
-        """Runs newest first, without their events (`event_count` says how many there are).
-        `version` may be a hash prefix."""
+        """Runs newest first, without their events (`event_count` says how many there are)
+        or state (`state` is None; `load_run` reads it). `version` may be a hash prefix."""
         where, params = [], []
         for column, value in (("sop_id", sop_id), ("agent", agent), ("status", status),
                               ("scenario_id", scenario_id)):

@@ -106,6 +106,22 @@ ALTER TABLE versions ADD COLUMN author TEXT;
 ALTER TABLE versions DROP COLUMN tag;
 """
 
+# v3: a run's final trace state (path, memory, variables, ends, turns, meta; JSON) gets a column
+# of its own. Until v2 it rode in the `extra` JSON of the run's last `steps` row under the key
+# `final_state`; it moves out of there, and an `extra` left empty becomes NULL again.
+_V3 = """
+ALTER TABLE runs ADD COLUMN state TEXT;
+UPDATE runs SET state = (
+    SELECT json_extract(s.extra, '$.final_state') FROM steps AS s
+    WHERE s.run_id = runs.id AND json_valid(s.extra)
+        AND json_type(s.extra, '$.final_state') = 'object'
+        AND s.seq = (SELECT MAX(seq) FROM steps WHERE run_id = runs.id));
+UPDATE steps SET extra = json_remove(extra, '$.final_state')
+    WHERE json_valid(extra) AND json_type(extra, '$.final_state') = 'object'
+        AND seq = (SELECT MAX(seq) FROM steps AS last WHERE last.run_id = steps.run_id);
+UPDATE steps SET extra = NULL WHERE extra = '{}';
+"""
+
 
 def _script(sql: str):
     def step(conn: sqlite3.Connection) -> None:
@@ -120,7 +136,7 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-MIGRATIONS = [_script(_V1), _script(_V2)]
+MIGRATIONS = [_script(_V1), _script(_V2), _script(_V3)]
 LATEST = len(MIGRATIONS)
 
 

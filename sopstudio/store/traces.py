@@ -4,9 +4,9 @@ A run row records the exact SOP document (`save_run(sop=...)` stores its content
 adding a history entry), its scenario (a `scenarios` row), agent, model, settings without secrets
 (plus the trace's `meta` under `settings["meta"]`, as the GUI saves it), status, outcome, metrics
 and timings; every trace event is one `steps` row. The trace's final state (path, memory,
-variables, ...) is not an event of its own, so it rides in the extra data of the last event row
-(key `final_state`); `load_trace` takes it off again and gives back a Trace equal to the saved
-one. Runs saved without it (older GUI runs) are rebuilt from their events as far as they tell.
+variables, ...; STATE_FIELDS) is not an event, so it has a column of its own (`runs.state`);
+`load_trace` puts events and state together again into a Trace equal to the saved one. Runs saved
+without a state are rebuilt from their events as far as those tell (a replay restores the rest).
 
 The store imports the engine, never the other way round.
 """
@@ -26,7 +26,6 @@ from .blobs import hash_sop
 from .db import StoreError
 from .redact import strip_secrets
 
-FINAL_KEY = "final_state"
 STATE_FIELDS = ("end_node", "path", "edges", "tool_trace", "memory", "variables", "ends",
                 "turns", "meta")
 TURN_TYPES = frozenset(("say", "ask", "user"))
@@ -94,7 +93,7 @@ def _save_one(store, ref: dict, sop_id: str, scenario: Scenario | None, trace: T
                           model=model, settings=_settings(settings, trace),
                           status=status or run_status(trace), outcome=trace.outcome,
                           metrics=metrics or {}, started=started, finished=finished,
-                          events=trace_events(trace))
+                          events=trace_events(trace), state=trace_state(trace))
 
 
 def _save_scenario(store, sop_id: str, scenario: Scenario | None) -> str | None:
@@ -120,22 +119,28 @@ def _settings(settings: dict | None, trace: Trace | None) -> dict:
 
 
 def trace_events(trace: Trace) -> list[dict]:
-    """The event dicts to store; the last one carries the trace's final state."""
-    events = [event.to_dict() for event in trace.events]
-    if events:
-        whole = trace.to_dict()
-        events[-1][FINAL_KEY] = {k: whole[k] for k in STATE_FIELDS}
-    return events
+    """The event dicts to store, one `steps` row each."""
+    return [event.to_dict() for event in trace.events]
+
+
+def trace_state(trace: Trace) -> dict:
+    """The trace's final state to store in `runs.state` (everything but events and outcome)."""
+    whole = trace.to_dict()
+    return {k: whole[k] for k in STATE_FIELDS}
 
 
 def load_trace(store, run_id: int) -> Trace:
     """The stored run as the engine's Trace (equal to the one saved by `save_trace`)."""
-    record = store.load_run(run_id)
-    events = [dict(e) for e in record.events]
-    state = events[-1].pop(FINAL_KEY, None) if events else None
+    return trace_from_record(store.load_run(run_id))
+
+
+def trace_from_record(record) -> Trace:
+    """The Trace of a loaded run record (`store.load_run`), for callers that need the record's
+    other fields too and so read it only once."""
+    state = record.state
     if state is None:
-        state = _state_from_events(events, record.settings)
-    return Trace.from_dict({**state, "events": events, "outcome": record.outcome})
+        state = _state_from_events(record.events, record.settings)
+    return Trace.from_dict({**state, "events": record.events, "outcome": record.outcome})
 
 
 def _state_from_events(events: list[dict], settings: dict) -> dict:
