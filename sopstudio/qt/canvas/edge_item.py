@@ -1,0 +1,210 @@
+"""The picture of one SOP edge: an arrow between two node items with its condition on a label.
+
+Forward edges are straight; edges going back up the graph bow out to the right so they do not
+cut through the nodes between; parallel edges get a sideways bend. Failure edges are dashed red.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import (QBrush, QFontMetricsF, QPainterPath, QPainterPathStroker, QPen,
+                           QPolygonF)
+from PySide6.QtWidgets import QGraphicsItem, QStyle
+
+from ...core.layout import edge_text
+from . import style
+from .node_item import _paint_badge
+
+ARROW = 10.0
+
+
+class EdgeItem(QGraphicsItem):
+    """One edge. `edge_id` is the only link to the document."""
+
+    def __init__(self, edge_id: str, source, target):
+        super().__init__()
+        self.edge_id = edge_id
+        self.source, self.target = source, target
+        self.text = ""
+        self.failure = False
+        self.bend = 0.0  # sideways offset for parallel edges, set by the scene
+        self.issue_severity: str | None = None
+        self._path = QPainterPath()
+        self._arrow = QPolygonF()
+        self._label = QRectF()
+        self._label_at = None
+        self._bounds = QRectF()
+        self.setFlags(QGraphicsItem.ItemIsSelectable)
+        self.setZValue(0)
+
+    def refresh(self, edge) -> None:
+        self.text = edge_text(edge)
+        self.failure = edge.on == "failure"
+        tip = f"{edge.id}: {edge.source} → {edge.target}"
+        if edge.when:
+            tip += f"\nwhen {edge.when}"
+        if self.failure:
+            tip += "\n(on failure)"
+        self.setToolTip(tip)
+        self.adjust()
+
+    def set_issue(self, severity: str | None, text: str = "") -> None:
+        self.issue_severity = severity
+        self.update()
+
+    # --- geometry -----------------------------------------------------------------------------
+    def adjust(self) -> None:
+        self.prepareGeometryChange()
+        self._path = self._route()
+        end = self._path.pointAtPercent(1.0)
+        before = self._path.pointAtPercent(0.97) if self._path.length() > 1 else end
+        self._arrow = _arrow_head(before, end)
+        self._label = self._label_rect()
+        pad = ARROW + 4
+        self._bounds = self._path.boundingRect().adjusted(-pad, -pad, pad, pad).united(
+            self._label.adjusted(-12, -12, 12, 12))
+
+    def _route(self) -> QPainterPath:
+        src, dst = self.source, self.target
+        self._label_at = None
+        dot_path = self._dot_route()
+        if dot_path is not None:
+            return dot_path
+        path = QPainterPath()
+        if src is dst:
+            return _self_loop(src)
+        a, b = src.scenePos(), dst.scenePos()
+        if b.y() < a.y() - 10 and not self.bend:
+            return _back_edge(src, dst)
+        if b.y() - a.y() > (src.height + dst.height) / 2 + 20 and not self.bend:
+            return _downward(src, dst)
+        mid = (a + b) / 2
+        normal = _normal(a, b) * self.bend
+        control = mid + normal
+        start, end = src.boundary_point(control), dst.boundary_point(control)
+        path.moveTo(start)
+        if self.bend:
+            path.quadTo(control, end)
+        else:
+            path.lineTo(end)
+        return path
+
+    def _dot_route(self) -> QPainterPath | None:
+        """dot's own route for this edge, while both ends still sit where dot put them."""
+        scene = self.scene()
+        route = scene.routes.get(self.edge_id) if scene is not None else None
+        if route is None:
+            return None
+        src_at, dst_at, points, tip, label_at = route
+        if not (_near(self.source.scenePos(), src_at) and _near(self.target.scenePos(), dst_at)):
+            return None
+        path = QPainterPath(QPointF(*points[0]))
+        for i in range(1, len(points) - 2, 3):
+            path.cubicTo(QPointF(*points[i]), QPointF(*points[i + 1]), QPointF(*points[i + 2]))
+        if tip is not None:
+            path.lineTo(QPointF(*tip))
+        self._label_at = QPointF(*label_at) if label_at else None
+        return path
+
+    def _label_rect(self) -> QRectF:
+        if not self.text:
+            return QRectF()
+        metrics = QFontMetricsF(style.label_font())
+        width = metrics.horizontalAdvance(self.text) + 10
+        height = metrics.height() + 4
+        centre = self._label_at if self._label_at is not None else self._path.pointAtPercent(0.5)
+        if self._label_at is None and self.source is self.target:  # beside the loop, not on it
+            centre += QPointF(width / 2 + 4, 0)
+        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        stroker = QPainterPathStroker()
+        stroker.setWidth(10)
+        shape = stroker.createStroke(self._path)
+        if not self._label.isNull():
+            shape.addRect(self._label)
+        return shape
+
+    # --- painting -----------------------------------------------------------------------------
+    def paint(self, painter, option, widget=None):
+        selected = bool(option.state & QStyle.State_Selected)
+        colour = style.SELECTED if selected else (style.FAILURE_EDGE if self.failure
+                                                 else style.EDGE)
+        pen = QPen(colour, 2.4 if selected else 1.5)
+        if self.failure:
+            pen.setStyle(Qt.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.NoBrush)
+        painter.drawPath(self._path)
+        painter.setPen(Qt.NoPen)
+        painter.setBrush(QBrush(colour))
+        painter.drawPolygon(self._arrow)
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.35:
+            return
+        if self.text:
+            self._paint_label(painter, colour)
+        if self.issue_severity:
+            anchor = self._label.topRight() if self.text else self._path.pointAtPercent(0.5)
+            _paint_badge(painter, anchor, self.issue_severity)
+
+    def _paint_label(self, painter, colour) -> None:
+        painter.setPen(QPen(colour.lighter(150), 0.8))
+        painter.setBrush(style.LABEL_FILL)
+        painter.drawRoundedRect(self._label, 4, 4)
+        painter.setFont(style.label_font())
+        painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
+        painter.drawText(self._label, Qt.AlignCenter, self.text)
+
+
+def _normal(a: QPointF, b: QPointF) -> QPointF:
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    length = math.hypot(dx, dy) or 1.0
+    return QPointF(-dy / length, dx / length)
+
+
+def _near(point: QPointF, at) -> bool:
+    return abs(point.x() - at[0]) < 0.6 and abs(point.y() - at[1]) < 0.6
+
+
+def _downward(src, dst) -> QPainterPath:
+    """Leave the bottom, enter the top, with vertical tangents (reads as a top-down flow)."""
+    start = src.scenePos() + QPointF(0, src.height / 2)
+    end = dst.scenePos() + QPointF(0, -dst.height / 2)
+    pull = (end.y() - start.y()) / 2
+    path = QPainterPath(start)
+    path.cubicTo(start + QPointF(0, pull), end - QPointF(0, pull), end)
+    return path
+
+
+def _back_edge(src, dst) -> QPainterPath:
+    """An edge to a node higher up: leave right, swing out, come back in on the right."""
+    start = src.scenePos() + QPointF(src.width / 2, 0)
+    end = dst.scenePos() + QPointF(dst.width / 2, 0)
+    reach = max(start.x(), end.x()) + 60 + abs(start.y() - end.y()) * 0.08
+    path = QPainterPath(start)
+    path.cubicTo(QPointF(reach, start.y()), QPointF(reach, end.y()), end)
+    return path
+
+
+def _self_loop(node) -> QPainterPath:
+    right = node.scenePos() + QPointF(node.width / 2, 0)
+    path = QPainterPath(right + QPointF(0, -12))
+    path.cubicTo(right + QPointF(55, -40), right + QPointF(55, 40), right + QPointF(0, 12))
+    return path
+
+
+def _arrow_head(before: QPointF, tip: QPointF) -> QPolygonF:
+    line = QLineF(before, tip)
+    if line.length() == 0:
+        return QPolygonF()
+    angle = math.atan2(-line.dy(), line.dx())
+    left = tip + QPointF(math.sin(angle - math.pi / 3) * ARROW,
+                         math.cos(angle - math.pi / 3) * ARROW)
+    right = tip + QPointF(math.sin(angle - math.pi + math.pi / 3) * ARROW,
+                          math.cos(angle - math.pi + math.pi / 3) * ARROW)
+    return QPolygonF([tip, left, right])

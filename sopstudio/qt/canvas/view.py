@@ -1,0 +1,91 @@
+"""The canvas view: wheel zoom around the cursor, middle-button pan, rubber-band select, fit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QMouseEvent, QPainter
+from PySide6.QtWidgets import QGraphicsView
+
+MIN_SCALE, MAX_SCALE = 0.05, 4.0
+ZOOM_STEP = 1.2
+
+
+class CanvasView(QGraphicsView):
+    def __init__(self, scene, parent=None):
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setDragMode(QGraphicsView.RubberBandDrag)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setAcceptDrops(True)
+        self._panning = False
+
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def zoom(self, factor: float) -> None:
+        target = min(MAX_SCALE, max(MIN_SCALE, self.scale_factor() * factor))
+        factor = target / self.scale_factor()
+        self.scale(factor, factor)
+
+    def zoom_in(self) -> None:
+        self.zoom(ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.zoom(1 / ZOOM_STEP)
+
+    def fit_all(self) -> None:
+        """Fit every item, with a margin, never magnified above 100 % (small graphs stay crisp)."""
+        rect = self.scene().itemsBoundingRect()
+        if rect.isEmpty():
+            return
+        rect = rect.adjusted(-30, -30, 30, 30)
+        self.setSceneRect(rect.united(self.scene().sceneRect()))
+        self.fitInView(rect, Qt.KeepAspectRatio)
+        if self.scale_factor() > 1.0:
+            self.resetTransform()
+            self.centerOn(rect.center())
+
+    def include(self, rect: QRectF, margin: float = 600.0) -> None:
+        """Grow the scrollable area so `rect` (scene) can be scrolled to and centred."""
+        wanted = rect.adjusted(-margin, -margin, margin, margin)
+        if not self.sceneRect().contains(wanted):
+            self.setSceneRect(self.sceneRect().united(wanted))
+
+    def center_on_item(self, item) -> None:
+        self.include(item.sceneBoundingRect())
+        self.ensureVisible(item.sceneBoundingRect(), 40, 40)
+        self.centerOn(item)
+
+    def wheelEvent(self, event):
+        if event.angleDelta().y() == 0:
+            return super().wheelEvent(event)
+        self.zoom(ZOOM_STEP if event.angleDelta().y() > 0 else 1 / ZOOM_STEP)
+        event.accept()
+
+    # Middle button pans: Qt's hand drag only follows the left button, so fake a left press.
+    def mousePressEvent(self, event):
+        if event.button() == Qt.MiddleButton:
+            self._panning = True
+            self.setDragMode(QGraphicsView.ScrollHandDrag)
+            super().mousePressEvent(_as_left(event))
+            return
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event):
+        if self._panning and event.button() == Qt.MiddleButton:
+            super().mouseReleaseEvent(_as_left(event))
+            self.setDragMode(QGraphicsView.RubberBandDrag)
+            self._panning = False
+            return
+        super().mouseReleaseEvent(event)
+
+    def grow_scene_rect(self) -> None:
+        """Leave room around the graph so nodes can be dragged past its current edge."""
+        rect: QRectF = self.scene().itemsBoundingRect().adjusted(-2000, -2000, 2000, 2000)
+        self.setSceneRect(rect)
+
+
+def _as_left(event) -> QMouseEvent:
+    return QMouseEvent(event.type(), event.position(), event.globalPosition(), Qt.LeftButton,
+                       Qt.LeftButton, event.modifiers())

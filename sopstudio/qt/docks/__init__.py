@@ -1,0 +1,1 @@
+"""Side docks of the main window: tool library, problems, history."""

@@ -1,0 +1,86 @@
+"""The problems dock: live validation of the document, debounced, off the GUI thread for big
+graphs; clicking a problem selects and centres its culprit on the canvas."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QBrush
+from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from ...core.validate import validate
+from ..canvas import style
+from ..workers import BackgroundRunner
+
+DEBOUNCE_MS = 250
+THREAD_THRESHOLD = 150  # nodes; below this validating inline is faster than a thread hop
+
+
+class ProblemsDock(QWidget):
+    issues_ready = Signal(list)
+    culprit_chosen = Signal(object, object)  # node id or None, edge id or None
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.issues: list = []
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["Severity", "Code", "Problem", "Where"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setColumnWidth(0, 70)
+        self.tree.setColumnWidth(1, 160)
+        self.tree.setColumnWidth(2, 560)
+        self.tree.itemClicked.connect(self._clicked)
+        self.tree.itemActivated.connect(self._clicked)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tree)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(DEBOUNCE_MS)
+        self.timer.timeout.connect(self.run_now)
+        self.runner = BackgroundRunner(self)
+        self.runner.done.connect(self.show_issues)
+
+    def schedule(self, immediate: bool = False) -> None:
+        if immediate:
+            self.timer.stop()
+            self.run_now()
+        else:
+            self.timer.start()
+
+    def run_now(self) -> None:
+        sop = self.session.sop
+        if len(sop.nodes) < THREAD_THRESHOLD:
+            self.runner.ticket += 1  # any job still running is now stale
+            self.show_issues(validate(sop))
+            return
+        # The worker gets its own copy: the GUI keeps editing the live document meanwhile.
+        self.runner.submit(validate, sop.model_copy(deep=True))
+
+    def show_issues(self, issues: list) -> None:
+        self.issues = list(issues)
+        self.tree.clear()
+        for issue in self.issues:
+            where = issue.node or issue.edge or ""
+            item = QTreeWidgetItem([issue.severity, issue.code, issue.message, where])
+            colour = style.ERROR if issue.severity == "error" else style.WARNING
+            item.setForeground(0, QBrush(colour))
+            item.setData(0, Qt.UserRole, (issue.node, issue.edge))
+            self.tree.addTopLevelItem(item)
+        self.issues_ready.emit(self.issues)
+        self._retitle()
+
+    def _retitle(self) -> None:
+        dock = self.parentWidget()
+        errors = sum(1 for i in self.issues if i.severity == "error")
+        warnings = len(self.issues) - errors
+        if dock is not None and hasattr(dock, "setWindowTitle"):
+            dock.setWindowTitle(f"Problems ({errors} errors, {warnings} warnings)")
+
+    def _clicked(self, item, column=0) -> None:
+        node, edge = item.data(0, Qt.UserRole)
+        self.culprit_chosen.emit(node, edge)
+
+    def shutdown(self) -> None:
+        self.timer.stop()
+        self.runner.wait(3000)

@@ -1,0 +1,1 @@
+"""The inspector dock: forms editing the selected node, edge or tool through undoable edits."""

@@ -1,0 +1,209 @@
+"""The main window: canvas in the middle, docks around it, menus and toolbar, title and state.
+
+It wires parts together and owns no editing logic: the scene mirrors the document, `Editor`
+turns gestures into edits, `FileOps` handles files, each dock handles its own pane.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+from ..core.edits import MoveNodes
+from ..core.layout import layout_with_routes
+from . import actions, store_link
+from .autosave import Autosaver
+from .canvas.scene import SopScene
+from .canvas.view import CanvasView
+from .docks.history import HistoryDock
+from .docks.problems import ProblemsDock
+from .docks.tools import ToolLibraryDock
+from .editing import Editor
+from .files import FileOps
+from .inspector.panel import InspectorPanel
+from .session import EditSession
+from .settings import app_settings
+
+ROUTE_LIMIT = 300  # nodes; above it, opening a laid-out file skips asking dot for routes
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, document=None, settings=None, parent=None):
+        super().__init__(parent)
+        self.setObjectName("sopstudio_main_window")
+        self.keep_state = True
+        self.settings = settings if settings is not None else app_settings()
+        self.session = EditSession(None, self)
+        self.scene = SopScene(self)
+        self.view = CanvasView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.editor = Editor(self.session, self.scene, self)
+        self.files = FileOps(self)
+        self.autosaver = Autosaver(self.session, self)
+        self._build_docks()
+        self.actions_by_name = actions.build(self)
+        self.files.rebuild_recent_menu()
+        self._connect()
+        self.session.set_document(document) if document is not None else self._on_replaced()
+        self._restore_state()
+
+    def _build_docks(self) -> None:
+        self.inspector = InspectorPanel(self.session, self)
+        self.tool_dock = ToolLibraryDock(self.session, self.editor, self)
+        self.problems = ProblemsDock(self.session, self)
+        self.history = HistoryDock(self.session, self)
+        self.inspector_dock = self._dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
+        self.tools_dock = self._dock("Tools", self.tool_dock, Qt.RightDockWidgetArea)
+        self.problems_dock = self._dock("Problems", self.problems, Qt.BottomDockWidgetArea)
+        self.history_dock = self._dock("History", self.history, Qt.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.problems_dock, self.history_dock)
+        self.tabifyDockWidget(self.inspector_dock, self.tools_dock)
+        self.problems_dock.raise_()
+        self.inspector_dock.raise_()
+        # Sensible first sizes: the canvas gets most of the window.
+        self.resizeDocks([self.inspector_dock], [360], Qt.Horizontal)
+        self.resizeDocks([self.problems_dock], [150], Qt.Vertical)
+
+    def _dock(self, title: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title.lower() + "_dock")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _connect(self) -> None:
+        self.session.changed.connect(self._on_changed)
+        self.session.replaced.connect(self._on_replaced)
+        self.session.error.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self.session.undo_stack.cleanChanged.connect(lambda *_: self.update_title())
+        self.scene.selectionChanged.connect(self._on_selection)
+        self.scene.node_activated.connect(lambda _: self.inspector_dock.raise_())
+        self.problems.issues_ready.connect(self.scene.set_issues)
+        self.problems.culprit_chosen.connect(self.reveal)
+        self.tool_dock.tool_chosen.connect(self.inspector.show_tool)
+        for menu_dock in (self.inspector_dock, self.tools_dock, self.problems_dock,
+                          self.history_dock):
+            self.view_menu.addAction(menu_dock.toggleViewAction())
+
+    # --- document events ------------------------------------------------------------------------
+    def _on_changed(self, change) -> None:
+        self.scene.sync(self.session.sop, change.kind, change.ids)
+        if change.kind in ("nodes", "positions", "reset"):
+            self.view.include(self.scene.itemsBoundingRect(), 300)
+        self.update_title()
+        self.inspector.refresh()
+        self.tool_dock.refresh_sop_tools()
+        self.problems.schedule()
+
+    def _on_replaced(self) -> None:
+        self.scene.rebuild(self.session.sop)
+        self.ensure_layout()
+        self.view.grow_scene_rect()
+        self.update_title()
+        self.inspector.clear()
+        self.tool_dock.refresh_sop_tools()
+        self.history.refresh()
+        self.problems.schedule(immediate=True)
+        QTimer.singleShot(0, self.view.fit_all)
+
+    def ensure_layout(self) -> None:
+        """Lay out a document whose nodes have no positions (not an undo entry: there is no
+        layout to go back to), and take dot's edge routes for a graph still laid out as dot
+        would (small graphs only: dot costs time)."""
+        sop = self.session.sop
+        unplaced = any(n.position is None for n in sop.nodes)
+        if not sop.nodes or (not unplaced and len(sop.nodes) > ROUTE_LIMIT):
+            return
+        sizes = {i: (item.width, item.height) for i, item in self.scene.nodes.items()}
+        positions, routes = layout_with_routes(sop, sizes)
+        self.scene.set_routes(routes, positions)
+        if unplaced:
+            was_dirty = self.session.document.dirty
+            self.session.document.apply(MoveNodes(positions))
+            if not was_dirty:
+                self.session.document.mark_saved()
+
+    def _on_selection(self) -> None:
+        node_ids, edge_ids = self.scene.selected_ids()
+        if len(node_ids) == 1 and not edge_ids:
+            self.inspector.show_node(node_ids[0])
+        elif len(edge_ids) == 1 and not node_ids:
+            self.inspector.show_edge(edge_ids[0])
+        elif not node_ids and not edge_ids:
+            self.inspector.show_sop()
+        else:
+            self.inspector.show_summary(len(node_ids), len(edge_ids))
+
+    def after_save(self, version) -> None:
+        self.update_title()
+        self.history.refresh()
+        text = f"Saved {self.session.document.path}"
+        if version is not None:
+            text += f" — version {version.short}"
+        elif store_link.last_error:
+            text += f" (no version recorded: {store_link.last_error})"
+        self.statusBar().showMessage(text, 8000)
+
+    # --- title, selection, find -----------------------------------------------------------------
+    def display_name(self) -> str:
+        sop = self.session.sop
+        return sop.title or sop.id
+
+    def update_title(self) -> None:
+        path = self.session.document.path
+        dirty = " *" if self.session.document.dirty else ""
+        where = f" — {path.name}" if path else ""
+        self.setWindowTitle(f"{self.display_name()}{dirty}{where} — SOP Studio")
+
+    def select_all(self) -> None:
+        for item in self.scene.items():
+            item.setSelected(True)
+
+    def focus_find(self) -> None:
+        self.find_field.setFocus()
+        self.find_field.selectAll()
+
+    def find(self, text: str) -> list[str]:
+        text = text.strip().lower()
+        if not text:
+            return []
+        found = [n.id for n in self.session.sop.nodes
+                 if text in n.id.lower() or text in (n.title or "").lower()]
+        self.scene.select_ids(found)
+        if found:
+            self.view.center_on_item(self.scene.nodes[found[0]])
+        self.statusBar().showMessage(f"{len(found)} node(s) match “{text}”", 4000)
+        return found
+
+    def reveal(self, node_id, edge_id) -> None:
+        """Select and centre the culprit of a problem."""
+        self.scene.select_ids([node_id] if node_id else [], [edge_id] if edge_id else [])
+        item = self.scene.nodes.get(node_id) or self.scene.edges.get(edge_id)
+        if item is not None:
+            self.view.center_on_item(item)
+
+    def add_at_centre(self, kind: str) -> str | None:
+        centre = self.view.mapToScene(self.view.viewport().rect().center())
+        return self.editor.add_node(kind, QPointF(centre))
+
+    # --- window state -----------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1500, 950)
+        if state is not None:
+            self.restoreState(state)
+
+    def closeEvent(self, event):
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        if self.keep_state:
+            self.settings.setValue("window/geometry", self.saveGeometry())
+            self.settings.setValue("window/state", self.saveState())
+            self.settings.sync()
+        self.problems.shutdown()
+        event.accept()

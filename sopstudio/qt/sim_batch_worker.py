@@ -1,0 +1,133 @@
+"""Batch evaluation off the GUI thread: generate scenarios, run them, store the runs.
+
+`BatchJob` runs on a plain Python thread and calls the engine's `run_batch` with a progress
+callback. Progress reaches the GUI as a Qt signal, throttled (at most one every
+`PROGRESS_INTERVAL` seconds, plus the last) so a fast scripted batch is not slowed by repaints.
+Cancellation is the engine's cooperative `threading.Event`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QObject, Signal
+
+PROGRESS_INTERVAL = 0.1
+
+
+@dataclass
+class BatchRequest:
+    """What to run: `source` is covering | all | sample | csv."""
+
+    source: str = "covering"
+    types: tuple = ("correct", "missing-parameter", "failing-function")
+    sample: int = 50
+    limit: int = 500
+    seed: int = 0
+    csv_text: str = ""
+    mapping: dict = field(default_factory=dict)
+    agent: str = "scripted"
+    profile: object = None
+    workers: int = 4
+    store_runs: bool = True
+
+
+def build_scenarios(compiled, request: BatchRequest) -> list:
+    from ..core.journeys import JourneyGraph
+    from ..engine.scenarios import generate, sample_journeys
+    if request.source == "csv":
+        from ..engine.scenarios_csv import scenarios_from_csv
+        return scenarios_from_csv(compiled, request.csv_text, request.mapping)
+    graph = JourneyGraph(compiled.sop)
+    if request.source == "covering":
+        journeys = None
+    elif request.source == "all":
+        journeys = list(graph.iter_journeys(request.limit))
+    else:
+        journeys = sample_journeys(graph, request.sample, request.seed)
+    return generate(compiled, journeys, tuple(request.types))
+
+
+def agent_for(request: BatchRequest):
+    """A name (scripted) or a per-run factory for model agents (each run gets its own client)."""
+    if request.agent == "scripted":
+        return "scripted"
+    from ..engine.agents import make_agent
+    settings = request.profile.llm_settings()
+    return lambda compiled: make_agent(request.agent, compiled, settings=settings)
+
+
+class BatchJob(QObject):
+    progress = Signal(int, int)        # done, total
+    stage = Signal(str)                # what the job is doing now
+    finished = Signal(object)          # BatchResult (None when it failed)
+    failed = Signal(str)
+
+    def __init__(self, sop, request: BatchRequest, parent=None):
+        super().__init__(parent)
+        self.sop, self.request = sop, request
+        self.cancel = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.result = None
+        self.run_ids: list[int] = []
+        self._last = 0.0
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=self._main, name="sim-batch", daemon=True)
+        self.thread.start()
+
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def stop(self, wait: float = 10.0) -> bool:
+        """Cancel and wait for the worker to wind down; True when it has."""
+        self.cancel.set()
+        if self.thread is not None:
+            self.thread.join(wait)
+        return not self.running()
+
+    def _main(self) -> None:
+        try:
+            self.result = self.execute()
+        except Exception as problem:  # noqa: BLE001 - reported to the dialog
+            self.failed.emit(f"{problem.__class__.__name__}: {problem}")
+            self.finished.emit(None)
+            return
+        self.finished.emit(self.result)
+
+    def execute(self):
+        """Generate, run and store; returns the engine's BatchResult (runs on the job thread)."""
+        from ..engine.batch import run_batch
+        from ..engine.compiled import CompiledSop
+        self.stage.emit("Generating scenarios…")
+        compiled = CompiledSop(self.sop)
+        scenarios = build_scenarios(compiled, self.request)
+        self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
+        self.progress.emit(0, len(scenarios))
+        result = run_batch(compiled, scenarios, agent_for(self.request),
+                           workers=self.request.workers, progress=self._on_progress,
+                           cancel=self.cancel)
+        if self.request.store_runs and not self.cancel.is_set():
+            self._store(result)
+        return result
+
+    def _on_progress(self, done: int, total: int, _result) -> None:
+        now = time.monotonic()
+        if done == total or now - self._last >= PROGRESS_INTERVAL:
+            self._last = now
+            self.progress.emit(done, total)
+
+    def _store(self, result) -> None:
+        from . import store_link
+        from .sim_history import save_gui_run
+        store = store_link.store()
+        if store is None:
+            return
+        self.stage.emit("Storing runs…")
+        model = self.request.profile.model if self.request.profile is not None else None
+        for item in result.results:
+            if item.trace is not None:
+                self.run_ids.append(save_gui_run(store, self.sop, item.trace, item.scenario,
+                                                 model, item.metrics))

@@ -1,0 +1,344 @@
+"""The simulation dock: pick a journey, scenario and agent, then step, run, pause or step back.
+
+It shows the chat (agent, user, tool calls with mocked results, guardrail notes), the current
+node's dynamic prompt, the execution memory; the canvas marks follow through `SimOverlay`. The
+operator may answer as the user and edit a tool result (or force its error) before it returns.
+The engine runs on `SimController`'s worker thread; this widget only shows what it reports.
+"""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
+                               QTableWidgetItem, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+
+from . import store_link
+from .sim_chat import html_line, plain_line
+from .sim_history import save_gui_run
+from .sim_run import (AGENT_KINDS, SCENARIO_TYPES, SimulationSession, agent_factory,
+                      journey_choices)
+from .sim_settings import load_profiles
+from .sim_worker import SimController
+from .sim_tool_edit import ToolResultEditor
+
+
+class SimulationDock(QWidget):
+    snapshot_changed = Signal(dict)
+    run_finished = Signal(object)        # trace dict of a finished live run
+    state_changed = Signal(str)
+    operator_needed = Signal(str)        # "user" (answer as the user) | "tool" (edit a result)
+
+    def __init__(self, session, settings=None, parent=None):
+        super().__init__(parent)
+        self.session, self.settings = session, settings
+        self.controller = SimController(self)
+        self.events: list[dict] = []
+        self.chat_lines: list[str] = []
+        self.snapshot: dict = {}
+        self.state = "idle"
+        self.waiting_for: str | None = None  # what the worker waits for from the operator
+        self.choices: list = []
+        self.loaded = False
+        self.replay_title = ""
+        self.scenario = None
+        self.save_runs = True
+        self.last_run_id: int | None = None
+        self.sop_for_run = None
+        self._build()
+        self._connect()
+        self.refresh_journeys()
+
+    # -- construction -------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.journey_box, self.scenario_box = QComboBox(), QComboBox()
+        self.agent_box, self.profile_box = QComboBox(), QComboBox()
+        self.journey_box.setMinimumContentsLength(24)
+        self.journey_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.scenario_box.addItems(SCENARIO_TYPES)
+        self.agent_box.addItems(AGENT_KINDS)
+        self.journey_label = QLabel("Journey")
+        form = QFormLayout()
+        form.addRow(self.journey_label, self.journey_box)
+        form.addRow("Scenario", self.scenario_box)
+        agent_row = QHBoxLayout()
+        agent_row.addWidget(self.agent_box)
+        agent_row.addWidget(self.profile_box, 1)
+        form.addRow("Agent", agent_row)
+        self.buttons = {}
+        controls = QHBoxLayout()
+        for key, text in (("step", "Step"), ("run", "Run"), ("pause", "Pause"), ("stop", "Stop"),
+                          ("back", "Step back"), ("reset", "Reset")):
+            self.buttons[key] = QPushButton(text)
+            controls.addWidget(self.buttons[key])
+        self.as_user = QCheckBox("I answer as the user")
+        self.edit_results = QCheckBox("Edit tool results")
+        options = QHBoxLayout()
+        options.addWidget(self.as_user)
+        options.addWidget(self.edit_results)
+        options.addStretch(1)
+        self.status = QLabel("Pick a journey and press Step or Run.")
+        self.status.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(controls)
+        layout.addLayout(options)
+        layout.addWidget(self.status)
+        layout.addWidget(self._tabs(), 1)
+        self.tool_editor = ToolResultEditor()
+        self.tool_editor.hide()
+        layout.addWidget(self.tool_editor)
+        layout.addLayout(self._input_row())
+        self.refresh_profiles()
+        self._on_agent_changed()
+
+    def _tabs(self) -> QTabWidget:
+        self.chat = QTextBrowser()
+        self.prompt = QPlainTextEdit()
+        self.prompt.setReadOnly(True)
+        self.memory = QTableWidget(0, 4)
+        self.memory.setHorizontalHeaderLabels(["Node", "Action", "Observation", "Feedback"])
+        self.memory.horizontalHeader().setStretchLastSection(True)
+        self.memory.verticalHeader().setVisible(False)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.chat, "Chat")
+        self.tabs.addTab(self.prompt, "Prompt")
+        self.tabs.addTab(self.memory, "Memory")
+        return self.tabs
+
+    def _input_row(self) -> QHBoxLayout:
+        self.user_input = QLineEdit()
+        self.user_input.setPlaceholderText("Type as the user (answers the next question)…")
+        self.send_button = QPushButton("Send")
+        row = QHBoxLayout()
+        row.addWidget(self.user_input, 1)
+        row.addWidget(self.send_button)
+        return row
+
+    def _connect(self) -> None:
+        b = self.buttons
+        b["step"].clicked.connect(lambda: self.step())
+        b["run"].clicked.connect(self.run)
+        b["pause"].clicked.connect(self.controller.pause)
+        b["stop"].clicked.connect(self.controller.stop)
+        b["back"].clicked.connect(self.step_back)
+        b["reset"].clicked.connect(self.reset)
+        for box in (self.journey_box, self.scenario_box, self.profile_box):
+            box.currentIndexChanged.connect(self._invalidate)
+        self.agent_box.currentIndexChanged.connect(self._on_agent_changed)
+        self.as_user.toggled.connect(lambda on: setattr(self.controller.worker,
+                                                        "answer_as_user", on))
+        self.edit_results.toggled.connect(lambda on: setattr(self.controller.worker,
+                                                             "edit_tool_results", on))
+        self.send_button.clicked.connect(self._send)
+        self.user_input.returnPressed.connect(self._send)
+        self.tool_editor.returned.connect(self.return_tool_result)
+        w = self.controller.worker
+        w.stepped.connect(self._on_stepped)
+        w.rewound.connect(self._on_rewound)
+        w.state_changed.connect(self._on_state)
+        w.run_done.connect(self._on_run_done)
+        w.failed.connect(lambda text: self.status.setText("Error: " + text))
+        w.user_input_needed.connect(self._on_input_needed)
+        w.tool_result_needed.connect(self._on_tool_needed)
+
+    # -- choices ------------------------------------------------------------------------------
+    def refresh_journeys(self) -> None:
+        """Re-list journeys of the current document (covering set first)."""
+        sop = self.session.sop
+        count, self.choices = journey_choices(sop) if sop.start else (0, [])
+        self.journey_box.blockSignals(True)
+        self.journey_box.clear()
+        for index, choice in enumerate(self.choices):
+            mark = "★ " if choice.covering else ""
+            self.journey_box.addItem(f"{index}: {mark}{choice.label}")
+            self.journey_box.setItemData(index, choice.label, 3)  # tooltip role
+        self.journey_box.blockSignals(False)
+        covering = sum(1 for c in self.choices if c.covering)
+        self.journey_label.setText(f"Journey ({count} in all, ★ {covering} cover every edge)")
+        self.journey_label.setWordWrap(True)
+        self._invalidate()
+
+    def refresh_profiles(self) -> None:
+        self.profiles = load_profiles(self.settings)
+        self.profile_box.clear()
+        self.profile_box.addItems([p.name for p in self.profiles])
+
+    def _on_agent_changed(self) -> None:
+        self.profile_box.setEnabled(self.agent_box.currentText() != "scripted")
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        self.loaded = False
+
+    def select(self, journey: int | None = None, scenario: str | None = None,
+               agent: str | None = None, profile: str | None = None) -> None:
+        if journey is not None:
+            self.journey_box.setCurrentIndex(journey)
+        if scenario is not None:
+            self.scenario_box.setCurrentText(scenario)
+        if agent is not None:
+            self.agent_box.setCurrentText(agent)
+        if profile is not None:
+            self.profile_box.setCurrentText(profile)
+        self._invalidate()
+
+    # -- driving ------------------------------------------------------------------------------
+    def start(self) -> bool:
+        """Load a fresh session for the current choices into the worker."""
+        index = self.journey_box.currentIndex()
+        if not 0 <= index < len(self.choices):
+            self.status.setText("This SOP has no journey to simulate.")
+            return False
+        sop = self.session.sop.model_copy(deep=True)  # the worker gets its own copy
+        choice, kind = self.choices[index], self.scenario_box.currentText()
+        agent, profile = self.agent_box.currentText(), self.current_profile()
+        self.replay_title, self.sop_for_run = "", sop
+        self.controller.load(lambda: _live_session(sop, choice.journey, index, kind, agent,
+                                                   profile, self))
+        self.loaded = True
+        return True
+
+    def step(self, count: int = 1) -> None:
+        if self.loaded or self.start():
+            self.controller.step(count)
+
+    def run(self) -> None:
+        if self.loaded or self.start():
+            self.controller.run()
+
+    def step_back(self) -> None:
+        if self.loaded:
+            self.controller.step_back()
+
+    def reset(self) -> None:
+        if self.loaded:
+            self.controller.reset()
+
+    def pause(self) -> None:
+        self.controller.pause()
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+    def open_replay(self, trace, sop, scenario=None, title: str = "") -> None:
+        """Replay a stored trace step by step (no model call); `sop` is the version it ran."""
+        from ..engine.compiled import CompiledSop
+        sop = sop or self.session.sop.model_copy(deep=True)
+        self.replay_title, self.scenario, self.sop_for_run = title, scenario, sop
+        self.controller.load(lambda: SimulationSession(CompiledSop(sop), scenario, lambda: None,
+                                                       recorded=trace))
+        self.loaded = True
+        self.status.setText(f"Replaying {title}" if title else "Replaying a stored run")
+
+    # -- operator input -----------------------------------------------------------------------
+    def _send(self) -> None:
+        text = self.user_input.text().strip()
+        if text:
+            self.send_user_text(text)
+            self.user_input.clear()
+
+    def send_user_text(self, text: str) -> None:
+        """Answer the waiting question, or queue the text for the next one."""
+        self.controller.answer(text)  # answers a waiting question, else the next one
+        if self.waiting_for == "user":
+            self.waiting_for = None
+        self.user_input.setPlaceholderText("Type as the user (answers the next question)…")
+
+    def return_tool_result(self, result: dict | None) -> None:
+        self.tool_editor.hide()
+        self.waiting_for = None
+        self.controller.return_result(result)
+
+    def _on_input_needed(self, variables: list, text: str) -> None:
+        self.user_input.setPlaceholderText(f"The agent asks: {text}")
+        self.user_input.setFocus()
+        self.status.setText("Waiting for your answer as the user…")
+        self.waiting_for = "user"
+        self.operator_needed.emit("user")
+
+    def _on_tool_needed(self, tool: str, arguments: dict, result: dict) -> None:
+        spec = next((t for t in self.session.sop.tools if t.name == tool), None)
+        self.tool_editor.ask(tool, arguments, result, list(spec.errors) if spec else [])
+        self.status.setText(f"Edit the result of {tool}, then Return it.")
+        self.waiting_for = "tool"
+        self.operator_needed.emit("tool")
+
+    # -- what the worker reports ----------------------------------------------------------------
+    def _titles(self) -> dict:
+        return {n.id: (n.title or n.id) for n in self.session.sop.nodes}
+
+    def _on_stepped(self, events: list, snapshot: dict) -> None:
+        titles = self._titles()
+        self.events.extend(events)
+        for event in events:
+            self.chat_lines.append(plain_line(event, titles))
+            self.chat.append(html_line(event, titles))
+        self._show_snapshot(snapshot)
+
+    def _on_rewound(self, events: list, snapshot: dict) -> None:
+        self.events, self.chat_lines = [], []
+        self.chat.clear()
+        self._on_stepped(events, snapshot)
+
+    def _show_snapshot(self, snapshot: dict) -> None:
+        self.snapshot = snapshot
+        self.prompt.setPlainText(snapshot.get("prompt") or "(the run has ended)")
+        self._fill_memory(snapshot.get("memory", []))
+        titles = self._titles()
+        where = titles.get(snapshot.get("node"), snapshot.get("node"))
+        outcome = f" — outcome {snapshot['outcome']}" if snapshot.get("outcome") else ""
+        self.status.setText(f"{self.replay_title + ': ' if self.replay_title else ''}"
+                            f"at {where} · {snapshot.get('events', 0)} events{outcome}")
+        self.snapshot_changed.emit(snapshot)
+
+    def _fill_memory(self, memory: list) -> None:
+        self.memory.setRowCount(len(memory))
+        for row, entry in enumerate(memory):
+            observation = entry.get("observation")
+            if not isinstance(observation, str):
+                observation = json.dumps(observation, ensure_ascii=False, sort_keys=True)
+            for col, value in enumerate((entry.get("node") or "", entry.get("action"),
+                                         observation, entry.get("feedback"))):
+                self.memory.setItem(row, col, QTableWidgetItem(str(value)))
+
+    def _on_state(self, state: str) -> None:
+        self.state = state
+        self.state_changed.emit(state)
+
+    def _on_run_done(self, trace) -> None:
+        """A live run ended: keep it in the store (when there is one) and tell listeners."""
+        store = store_link.store() if self.save_runs else None
+        if store is not None:
+            try:
+                self.last_run_id = save_gui_run(store, self.sop_for_run, trace, self.scenario,
+                                                model=_model_name(self.current_profile()))
+            except Exception as problem:  # noqa: BLE001 - a run that cannot be saved is shown
+                self.status.setText(f"Run not stored: {problem}")
+        self.run_finished.emit(trace)
+
+    def current_profile(self):
+        if self.agent_box.currentText() == "scripted":
+            return None
+        return next((p for p in self.profiles if p.name == self.profile_box.currentText()), None)
+
+    def shutdown(self) -> None:
+        self.controller.shutdown()
+
+
+def _model_name(profile) -> str | None:
+    return profile.model if profile is not None else None
+
+
+def _live_session(sop, journey, index: int, kind: str, agent: str, profile, dock):
+    """Build the session on the worker thread (compiling and scenario generation take time)."""
+    from ..engine.compiled import CompiledSop, EngineError
+    from ..engine.scenarios import scenarios_for
+    compiled = CompiledSop(sop)
+    found = scenarios_for(compiled, journey, index, (kind,))
+    if not found:
+        raise EngineError(f"journey {index} has no {kind} scenario (nothing to withhold or fail)")
+    dock.scenario = found[0]
+    return SimulationSession(compiled, found[0], agent_factory(agent, compiled, profile))

@@ -1,0 +1,89 @@
+"""Runs in the store: saving a finished simulation or batch run, and the run history pane.
+
+Saving and loading go through the store's own `sopstudio.store.traces` (the CLI's path too), so
+a GUI run is stored exactly like a `simulate` run: the document it ran, its scenario, every event,
+the trace's final state (path, memory, variables, ...), metrics and meta. Opening a stored run
+replays it in the simulation dock without any model call. The store is optional: without one the
+pane says why it is empty.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+                               QVBoxLayout, QWidget)
+
+from . import store_link
+
+
+def save_gui_run(store, sop, trace, scenario=None, model: str | None = None,
+                 metrics: dict | None = None) -> int:
+    """Store one finished run with `store.traces.save_trace`; returns the run id. `metrics`
+    defaults to the engine's per-run metrics against `scenario` (when there is one)."""
+    # Imported here: the store (and the engine parts it pulls in) loads only once it is used.
+    from ..store.traces import save_trace
+    return save_trace(store, sop, scenario, trace, agent=trace.meta.get("agent"), model=model,
+                      metrics=metrics)
+
+
+def load_stored_run(store, run_id: int) -> tuple:
+    """(trace, the SOP version it ran or None, its scenario or None) of a stored run; the trace
+    equals the one saved (see `store.traces.load_trace`)."""
+    from ..engine.scenarios import Scenario
+    from ..store.traces import trace_from_record
+    record = store.load_run(run_id)
+    sop = store.load_hash(record.version) if record.version else None
+    scenario = None
+    if record.scenario_id:
+        scenario = Scenario.from_dict(store.scenario(record.scenario_id)["data"])
+    return trace_from_record(record), sop, scenario
+
+
+class RunHistoryPane(QWidget):
+    """Stored runs of the current SOP, newest first; `open_requested(run_id)` on open."""
+
+    open_requested = Signal(int)
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.runs = QListWidget()
+        self.runs.itemDoubleClicked.connect(lambda *_: self.open_selected())
+        self.open_button = QPushButton("Replay in simulation")
+        self.open_button.clicked.connect(self.open_selected)
+        refresh = QPushButton("Refresh")
+        refresh.clicked.connect(self.refresh)
+        self.status = QLabel()
+        row = QHBoxLayout()
+        row.addWidget(self.open_button)
+        row.addWidget(refresh)
+        row.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.runs)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+
+    def refresh(self) -> None:
+        self.runs.clear()
+        store = store_link.store()
+        if store is None:
+            self.status.setText(f"No store: {store_link.last_error}")
+            return
+        try:
+            records = store.list_runs(sop_id=self.session.sop.id, limit=500)
+        except Exception as problem:  # noqa: BLE001 - shown, never fatal
+            self.status.setText(str(problem))
+            return
+        for record in records:
+            name = (record.settings.get("meta") or {}).get("scenario") or "hand-run"
+            item = QListWidgetItem(f"#{record.id}  {record.created[:16]}  {record.agent or '?'}"
+                                   f"  {name}  → {record.outcome or record.status}"
+                                   f"  ({record.event_count} events)")
+            item.setData(Qt.UserRole, record.id)
+            self.runs.addItem(item)
+        self.status.setText(f"{len(records)} stored run(s)")
+
+    def open_selected(self) -> None:
+        item = self.runs.currentItem()
+        if item is not None:
+            self.open_requested.emit(int(item.data(Qt.UserRole)))

@@ -1,0 +1,296 @@
+"""One interactive simulation run, as the simulation dock drives it (no widgets, no threads).
+
+`SimulationSession` wraps an engine `Orchestrator` and adds what a GUI dry run needs:
+- an **operator script**: text typed as the user (by ask number) and edited tool results (by
+  call number), recorded in the trace as operator input by the engine's override hooks;
+- **live hooks** the worker sets so a reply or a tool result can be asked from the operator;
+- **step back**: a deterministic re-run to the previous event. The new orchestrator re-feeds the
+  agent actions already taken (no model call), the same seed, and the same operator script;
+- **replay** of a stored trace (recorded actions, user turns and tool results; no model call).
+It lives in `qt` only because the GUI is its one user; it imports nothing from Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.journeys import Journey, JourneyGraph
+from ..core.journeys_cover import cover
+from ..engine.compiled import CompiledSop
+from ..engine.orchestrator import Orchestrator
+from ..engine.orchestrator_replay import RecordedInputs, ReplayAgent, ReplayExhausted
+from ..engine.trace import Event, Trace
+from ..engine.users import UserTurn
+
+SCENARIO_TYPES = ("correct", "missing-parameter", "failing-function")
+AGENT_KINDS = ("scripted", "dpa", "spa")
+JOURNEY_LIST_LIMIT = 200
+
+UserHook = Callable[[list, str], "UserTurn | None"]
+ToolHook = Callable[[str, dict, dict], "dict | None"]
+
+
+@dataclass
+class JourneyChoice:
+    """A journey the dock offers, with its label (the path of node titles)."""
+
+    journey: Journey
+    covering: bool
+    label: str
+
+
+def journey_choices(sop, limit: int = JOURNEY_LIST_LIMIT) -> tuple[int, list[JourneyChoice]]:
+    """(exact count, choices): the edge-covering set first, then others in BFS order."""
+    graph = JourneyGraph(sop)
+    titles = {n.id: (n.title or n.id) for n in sop.nodes}
+    covering = cover(graph) if graph.count() else []
+    seen = set(covering)
+    choices = [JourneyChoice(j, True, _label(j, titles)) for j in covering]
+    for journey in graph.iter_journeys(limit):
+        if len(choices) >= limit:
+            break
+        if journey not in seen:
+            choices.append(JourneyChoice(journey, False, _label(journey, titles)))
+    return graph.count(), choices
+
+
+def _label(journey: Journey, titles: dict) -> str:
+    return " → ".join(titles.get(n, n) for n in journey.nodes)
+
+
+@dataclass
+class OperatorScript:
+    """Operator input so far: typed user turns by ask number, edited results by call number."""
+
+    typed: dict[int, UserTurn] = field(default_factory=dict)
+    edits: dict[int, dict] = field(default_factory=dict)
+    type_ahead: list[str] = field(default_factory=list)
+
+
+class _CachedAgent:
+    """Re-feeds the actions a run already took (no model call), then asks the live agent."""
+
+    def __init__(self, live, trace: Trace, limit: int):
+        self.live, self.name, self.static = live, live.name, live.static
+        cut = Trace(events=trace.events[:limit])
+        self.recorded = RecordedInputs(cut)
+
+    def next_action(self, ctx):
+        try:
+            return self.recorded.next_action()
+        except ReplayExhausted:
+            return self.live.next_action(ctx)
+
+
+class SimulationSession:
+    """Step, run, step back and reset one scenario; every call happens on one thread."""
+
+    def __init__(self, compiled: CompiledSop, scenario, agent_factory: Callable[[], Any],
+                 seed: int = 0, recorded: Trace | None = None):
+        self.compiled, self.scenario, self.seed = compiled, scenario, seed
+        self.recorded = recorded  # a stored trace: this session replays it
+        self.agent_factory = agent_factory
+        self.script = OperatorScript()
+        self.user_hook: UserHook | None = None
+        self.tool_hook: ToolHook | None = None
+        self.replaying = False
+        self.live_agent = agent_factory()
+        self.orchestrator = self._build(self.live_agent)
+
+    # -- construction -------------------------------------------------------------------------
+    def _build(self, agent) -> Orchestrator:
+        from ..engine.runner import orchestrator_for
+        self._asks = self._calls = 0
+        self.delivered: list[Event] = []  # events step() has returned (the trace may hold more)
+        if self.recorded is not None:
+            return replay_session(self.compiled, self.recorded)
+        checks = getattr(self.live_agent, "checks", None)  # LLM agents' guardrails
+        return orchestrator_for(self.compiled, self.scenario, agent, seed=self.seed,
+                                checks=list(checks) if checks else None,
+                                override=self._tool_override, user_override=self._user_override)
+
+    def _user_override(self, variables: list, text: str | None) -> UserTurn | None:
+        self._asks += 1
+        number = self._asks
+        if number in self.script.typed:
+            return self.script.typed[number]
+        if self.replaying:
+            return None
+        turn = self.script.type_ahead.pop(0) if self.script.type_ahead else None
+        if turn is None and self.user_hook is not None:
+            turn = self.user_hook(list(variables), text or "")
+        if isinstance(turn, str):
+            turn = typed_turn(turn, variables)
+        if turn is not None:
+            self.script.typed[number] = turn
+        return turn
+
+    def _tool_override(self, tool: str, arguments: dict, response: dict) -> dict | None:
+        self._calls += 1
+        number = self._calls
+        if number in self.script.edits:
+            return self.script.edits[number]
+        if self.replaying or self.tool_hook is None:
+            return None
+        edited = self.tool_hook(tool, arguments, response)
+        if edited is not None and edited != response:
+            self.script.edits[number] = edited
+            return edited
+        return None
+
+    # -- driving ------------------------------------------------------------------------------
+    @property
+    def trace(self) -> Trace:
+        return self.orchestrator.trace
+
+    @property
+    def done(self) -> bool:
+        return self.orchestrator.done
+
+    def step(self) -> Event | None:
+        event = self.orchestrator.step()
+        if event is not None:
+            self.delivered.append(event)
+        return event
+
+    def type_ahead(self, text: str) -> None:
+        """Text typed while nobody asked: it answers the next question."""
+        self.script.type_ahead.append(text)
+
+    def stop(self) -> None:
+        self.orchestrator.stop("stopped by the operator")
+
+    def rewind(self, count: int) -> list[Event]:
+        """Re-run deterministically until `count` events exist; returns them."""
+        old = self.orchestrator.trace
+        agent = self.live_agent if self.recorded else _CachedAgent(self.live_agent, old, count)
+        self.orchestrator = self._build(agent)
+        self.replaying = True
+        try:
+            while len(self.delivered) < count:
+                if self.step() is None:
+                    break
+        finally:
+            self.replaying = False
+        # Questions typed after the cut are forgotten: the operator goes back in time.
+        self.script.typed = {k: v for k, v in self.script.typed.items() if k <= self._asks}
+        self.script.edits = {k: v for k, v in self.script.edits.items() if k <= self._calls}
+        return list(self.delivered)
+
+    def step_back(self) -> list[Event]:
+        return self.rewind(max(0, len(self.delivered) - 1))
+
+    def reset(self) -> None:
+        self.script = OperatorScript()
+        self.orchestrator = self._build(self.live_agent)
+
+    # -- what the dock shows ------------------------------------------------------------------
+    def snapshot(self) -> dict:
+        """Plain data of the current state (taken on the worker thread, shown on the GUI's)."""
+        orch = self.orchestrator
+        trace = orch.trace
+        failed_nodes, failed_edges = failures(trace)
+        return {"node": orch.node_id, "path": list(trace.path), "edges": list(trace.edges),
+                "memory": [m.to_dict() for m in trace.memory],
+                "variables": dict(orch.variables), "done": orch.done,
+                "outcome": trace.outcome, "prompt": "" if orch.done else prompt_text(orch),
+                "failed_nodes": failed_nodes, "failed_edges": failed_edges,
+                "events": len(self.delivered)}
+
+
+def typed_turn(text: str, variables: list) -> UserTurn:
+    """What the operator typed as the user, with the values it gives: `name=value` pairs
+    (separated by commas or semicolons), or the whole text when one value was asked for."""
+    values = {}
+    for part in text.replace(";", ",").split(","):
+        name, sep, value = part.partition("=")
+        if sep and name.strip() in variables and value.strip():
+            values[name.strip()] = value.strip()
+    if not values and len(variables) == 1 and text.strip():
+        values[variables[0]] = text.strip()
+    return UserTurn(text, values)
+
+
+def failures(trace: Trace) -> tuple[list[str], list[str]]:
+    """Nodes where a tool failed, a guardrail rejected or the run ended badly; failure edges."""
+    nodes: list[str] = []
+    for event in trace.events:
+        bad = (event.type == "tool_result" and "error" in (event.result or {})) or \
+              event.type == "guardrail" or \
+              (event.type == "end" and event.outcome in BAD_OUTCOMES)
+        if bad and event.node and event.node not in nodes:
+            nodes.append(event.node)
+    edges = [e.edge for e in trace.events
+             if e.type == "transition" and e.edge and e.source in nodes]
+    return nodes, [e for e in edges if e]
+
+
+BAD_OUTCOMES = frozenset(("technical-issue", "blocked", "stopped", "turn-limit"))
+
+
+def prompt_text(orchestrator: Orchestrator) -> str:
+    """The current node's dynamic prompt as the DPA model receives it: system prompt, the
+    conversation so far, and the function tools offered (SPA: its one static prompt)."""
+    ctx = orchestrator.context()
+    try:
+        from ..engine.agents import dpa
+        from ..engine.agents.llm_common import FunctionNames, conversation, tool_functions
+        if orchestrator.static:
+            from ..engine.agents.spa import static_prompt
+            return _render_messages([{"role": "system", "content": static_prompt(ctx.sop)}], [])
+        names = FunctionNames([t.name for t in ctx.sop.tools], list(dpa.CONTROLS))
+        messages = [{"role": "system", "content": dpa.node_prompt(ctx)},
+                    *conversation(ctx, names)]
+        return _render_messages(messages, tool_functions(ctx.tools, names)
+                                + dpa.control_functions(ctx))
+    except Exception:  # noqa: BLE001 - the prompt pane falls back to a plain summary
+        return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
+                                ctx.tool_schemas())
+
+
+def _fallback_prompt(ctx) -> str:
+    known = ", ".join(f"{k}={v!r}" for k, v in ctx.variables.items()) or "none"
+    return (f"Current step: {ctx.node.title or ctx.node.id}\n"
+            f"Instructions: {ctx.instructions or '(none)'}\nKnown variables: {known}")
+
+
+def _render_message(message: dict) -> str:
+    text = message.get("content") or ""
+    for call in message.get("tool_calls") or []:
+        function = call.get("function", {})
+        text += f"\n→ {function.get('name')}({function.get('arguments')})"
+    return f"[{message.get('role', '?')}]\n{text}"
+
+
+def _render_messages(messages: list, tools: list) -> str:
+    parts = [_render_message(m) for m in messages]
+    if tools:
+        names = ", ".join(t.get("function", t).get("name", "?") for t in tools)
+        parts.append(f"[tools]\n{names}")
+    return "\n\n".join(parts)
+
+
+def replay_session(compiled: CompiledSop, trace: Trace) -> Orchestrator:
+    """An orchestrator that re-feeds a stored trace (no model call, no tool call)."""
+    meta = dict(trace.meta or {})
+    agent = ReplayAgent(meta.get("agent", "replay"), bool(meta.get("static")))
+    extra = {k: v for k, v in meta.items() if k not in ("sop", "agent", "seed")}
+    return Orchestrator(compiled, agent, None, seed=meta.get("seed", 0),
+                        max_turns=meta.get("max_turns", 40),
+                        max_events=meta.get("max_events", 10_000),
+                        max_rejections=meta.get("max_rejections", 2), meta=extra,
+                        recorded=RecordedInputs(trace))
+
+
+def agent_factory(kind: str, compiled: CompiledSop, profile=None) -> Callable[[], Any]:
+    """A function making the chosen agent; `profile` (sim_settings.Profile) for model agents."""
+    def make():
+        if kind == "scripted":
+            from ..engine.agents.scripted import ScriptedAgent
+            return ScriptedAgent(compiled)
+        from ..engine.agents import make_agent
+        if profile is None:
+            raise ValueError(f"the {kind} agent needs an endpoint profile")
+        return make_agent(kind, compiled, settings=profile.llm_settings())
+    return make

@@ -1,0 +1,170 @@
+"""Endpoint profiles for model agents: base URL, model and temperature of OpenAI-compatible servers.
+
+Profiles are kept in QSettings (JSON, without any key). The key is read from the environment
+variable the profile names, or typed for this session only: it lives in `_SESSION_KEYS`, in memory,
+and is never written to settings, the store or exported files. "Test connection" lists the
+server's models off the GUI thread.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout)
+
+from .workers import BackgroundRunner
+
+SETTINGS_KEY = "simulation/profiles"
+_SESSION_KEYS: dict[str, str] = {}  # profile name -> key typed this session (memory only)
+
+DEFAULT_PROFILES = [
+    {"name": "OpenAI", "base_url": "https://api.openai.com/v1", "model": "gpt-4o-mini",
+     "temperature": 0.0, "api_key_env": "OPENAI_API_KEY"},
+    {"name": "Local (Ollama)", "base_url": "http://127.0.0.1:11434/v1", "model": "llama3.1",
+     "temperature": 0.0, "api_key_env": ""},
+]
+
+
+@dataclass
+class Profile:
+    name: str
+    base_url: str
+    model: str
+    temperature: float = 0.0
+    api_key_env: str = ""
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Profile":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def llm_settings(self):
+        from ..engine.llm_client import LLMSettings
+        return LLMSettings(base_url=self.base_url, model=self.model,
+                           temperature=float(self.temperature), api_key_env=self.api_key_env,
+                           api_key=_SESSION_KEYS.get(self.name))
+
+
+def set_session_key(name: str, key: str | None) -> None:
+    if key:
+        _SESSION_KEYS[name] = key
+    else:
+        _SESSION_KEYS.pop(name, None)
+
+
+def load_profiles(settings) -> list[Profile]:
+    raw = settings.value(SETTINGS_KEY) if settings is not None else None
+    try:
+        data = json.loads(raw) if raw else DEFAULT_PROFILES
+    except (TypeError, ValueError):
+        data = DEFAULT_PROFILES
+    return [Profile.from_dict(d) for d in data if isinstance(d, dict) and d.get("name")]
+
+
+def save_profiles(settings, profiles: list[Profile]) -> None:
+    settings.setValue(SETTINGS_KEY, json.dumps([p.to_dict() for p in profiles]))
+    settings.sync()
+
+
+def check_connection(profile: Profile) -> str:
+    """One line saying what the server answered (raises on failure)."""
+    from ..engine.llm_client import LLMClient
+    settings = profile.llm_settings()
+    settings.retries, settings.timeout = 0, 10.0
+    models = LLMClient(settings).models()
+    return f"Connected: {len(models)} model(s)" + (f", e.g. {models[0]}" if models else "")
+
+
+class ProfileDialog(QDialog):
+    """Edit endpoint profiles; emits `profiles_changed` after a save."""
+
+    profiles_changed = Signal()
+
+    def __init__(self, settings, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle("Model endpoints")
+        self.settings = settings
+        self.profiles = load_profiles(settings)
+        self.runner = BackgroundRunner(self)
+        self.runner.done.connect(lambda text: self.status.setText(text))
+        self.runner.failed.connect(lambda text: self.status.setText("Failed: " + text))
+        self._build()
+        self._show(0)
+
+    def _build(self) -> None:
+        self.chooser = QComboBox()
+        self.chooser.addItems([p.name for p in self.profiles])
+        self.chooser.currentIndexChanged.connect(self._show)
+        self.name, self.base_url, self.model = QLineEdit(), QLineEdit(), QLineEdit()
+        self.key_env, self.key = QLineEdit(), QLineEdit()
+        self.key.setEchoMode(QLineEdit.Password)
+        self.key.setPlaceholderText("session only — never saved")
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setSingleStep(0.1)
+        form = QFormLayout()
+        for label, widget in (("Profile", self.chooser), ("Name", self.name),
+                              ("Base URL", self.base_url), ("Model", self.model),
+                              ("Temperature", self.temperature),
+                              ("Key variable", self.key_env), ("Key (session)", self.key)):
+            form.addRow(label, widget)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.test_button = QPushButton("Test connection")
+        self.test_button.clicked.connect(self.test)
+        add = QPushButton("New profile")
+        add.clicked.connect(self._add)
+        buttons = QDialogButtonBox(QDialogButtonBox.Save | QDialogButtonBox.Close)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        row = QHBoxLayout()
+        row.addWidget(add)
+        row.addWidget(self.test_button)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        layout.addWidget(buttons)
+
+    def _show(self, index: int) -> None:
+        if not 0 <= index < len(self.profiles):
+            return
+        p = self.profiles[index]
+        self.name.setText(p.name)
+        self.base_url.setText(p.base_url)
+        self.model.setText(p.model)
+        self.temperature.setValue(float(p.temperature))
+        self.key_env.setText(p.api_key_env)
+        self.key.setText(_SESSION_KEYS.get(p.name, ""))
+
+    def current(self) -> Profile:
+        """The profile as the form shows it (also keeps the session key)."""
+        profile = Profile(self.name.text().strip() or "unnamed", self.base_url.text().strip(),
+                          self.model.text().strip(), self.temperature.value(),
+                          self.key_env.text().strip())
+        set_session_key(profile.name, self.key.text())
+        return profile
+
+    def _add(self) -> None:
+        self.profiles.append(Profile(f"Profile {len(self.profiles) + 1}",
+                                     "http://127.0.0.1:8000/v1", "model"))
+        self.chooser.addItem(self.profiles[-1].name)
+        self.chooser.setCurrentIndex(len(self.profiles) - 1)
+
+    def save(self) -> None:
+        index = self.chooser.currentIndex()
+        self.profiles[index] = self.current()
+        self.chooser.setItemText(index, self.profiles[index].name)
+        save_profiles(self.settings, self.profiles)
+        self.status.setText("Saved.")
+        self.profiles_changed.emit()
+
+    def test(self) -> None:
+        self.status.setText("Testing…")
+        self.runner.submit(check_connection, self.current())

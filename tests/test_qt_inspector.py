@@ -1,0 +1,171 @@
+"""Inspector and problems dock (offscreen): typing edits the document through merged undo
+entries; invalid input is shown inline and never reaches the document."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+
+from sopstudio.core.document import Document
+from sopstudio.core.model import Node
+from sopstudio.qt.main_window import MainWindow
+
+from test_qt_canvas import make_sop
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    win = MainWindow(Document(make_sop(), tmp_path / "t.sop.json"), settings)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    win.session.mark_saved()
+    win.close()
+    win.deleteLater()
+
+
+def _edge_form(window, edge_id):
+    window.scene.select_ids([], [edge_id])
+    form = window.inspector.form("edge")
+    assert window.inspector.stack.currentWidget() is form
+    return form
+
+
+def test_valid_condition_typed_is_one_undo_entry(window, qtbot):
+    form = _edge_form(window, "e2")
+    edit = form.condition
+    edit.clear()
+    qtbot.keyClicks(edit, "status == 'blocked'")
+    assert window.session.sop.edge("e2").when == "status == 'blocked'"
+    assert not form.bindings["when"].error.isVisibleTo(form)
+    assert window.session.undo_stack.count() == 1  # every keystroke merged into one entry
+    window.session.undo_stack.undo()
+    assert window.session.sop.edge("e2").when == "status == 'ok'"
+    assert edit.text() == "status == 'ok'"  # the form follows undo
+
+
+def test_invalid_condition_is_shown_and_not_applied(window, qtbot):
+    form = _edge_form(window, "e2")
+    edit = form.condition
+    edit.clear()
+    qtbot.keyClicks(edit, "status == 'ok' and (")
+    error = form.bindings["when"].error
+    assert error.isVisibleTo(form) and "Syntax error" in error.text()
+    # The last valid text typed on the way ("status == 'ok'") is what the document holds.
+    assert window.session.sop.edge("e2").when == "status == 'ok'"
+    qtbot.keyClicks(edit, "1 == 1)")
+    assert window.session.sop.edge("e2").when == "status == 'ok' and (1 == 1)"
+    assert not error.isVisibleTo(form)
+
+
+def test_condition_completion_offers_names_available_at_the_source(window, qtbot):
+    form = _edge_form(window, "e2")
+    assert {"status", "account"} <= set(form.condition.names())
+    form.condition.clear()
+    qtbot.keyClicks(form.condition, "sta")
+    assert form.condition.word_before_cursor() == "sta"
+    form.condition.insert_completion("status")
+    assert form.condition.text() == "status"
+    assert window.session.sop.edge("e2").when == "status"
+
+
+def test_node_fields_edit_the_document(window, qtbot):
+    window.scene.select_ids(["ask"])
+    form = window.inspector.form("node")
+    title = form.bindings["title"].widget
+    title.selectAll()
+    qtbot.keyClicks(title, "Ask for the account")
+    assert window.session.sop.node("ask").title == "Ask for the account"
+    assert window.scene.nodes["ask"].title == "Ask for the account"
+    form.bindings["set"].widget.setPlainText("total = 1 +")
+    assert form.bindings["set"].error.isVisibleTo(form)
+    assert window.session.sop.node("ask").set == {}
+    form.bindings["set"].widget.setPlainText("total = 1 + 2")
+    assert window.session.sop.node("ask").set == {"total": "1 + 2"}
+    form.bindings["max_attempts"].widget.setValue(2)
+    assert window.session.sop.node("ask").max_attempts == 2
+
+
+def test_renaming_a_node_keeps_edges_and_inspector(window, qtbot):
+    window.scene.select_ids(["check"])
+    form = window.inspector.form("node")
+    ident = form.bindings["id"].widget
+    ident.setText("check_account")
+    ident.editingFinished.emit()
+    sop = window.session.sop
+    assert sop.node("check_account") is not None and sop.edge("e1").target == "check_account"
+    assert form.ident == "check_account" and "check_account" in window.scene.nodes
+
+
+def test_tool_form_rejects_bad_json(window, qtbot):
+    window.inspector.show_tool("check_status")
+    form = window.inspector.form("tool")
+    outputs = form.bindings["outputs"]
+    outputs.widget.setPlainText("[{\"name\": ")
+    assert outputs.error.isVisibleTo(form)
+    assert [o.name for o in window.session.sop.tool("check_status").outputs] == ["status"]
+    outputs.widget.setPlainText(json.dumps([{"name": "status", "enum": ["ok", "blocked", "x"]}]))
+    assert window.session.sop.tool("check_status").outputs[0].enum == ["ok", "blocked", "x"]
+
+
+def test_problem_click_selects_and_centres_the_culprit(window, qtbot):
+    from sopstudio.core.edits import AddNode
+    window.session.push(AddNode(Node(id="orphan", title="Orphan", ask=["x"],
+                                     position=(2000, 2000))))
+    window.problems.run_now()
+    tree = window.problems.tree
+    rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    row = next(r for r in rows if r.text(3) == "orphan")
+    assert window.scene.nodes["orphan"].issue_severity in ("error", "warning")
+    window.scene.clearSelection()
+    rect = tree.visualItemRect(row)
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.scene.selected_ids()[0] == ["orphan"]
+    visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert visible.contains(window.scene.nodes["orphan"].scenePos())
+
+
+def test_problems_update_live_after_an_edit(window, qtbot):
+    window.problems.run_now()
+    before = len(window.problems.issues)
+    from sopstudio.core.edits import RemoveEdge
+    window.session.push(RemoveEdge("e3"))  # "bad" becomes unreachable
+    qtbot.waitUntil(lambda: len(window.problems.issues) != before, timeout=3000)
+    assert any(i.node == "bad" for i in window.problems.issues)
+
+
+def test_big_graph_is_validated_off_the_gui_thread(window, qtbot):
+    from sopstudio.core.edits import AddEdge, AddNode, Batch
+    from sopstudio.core.model import Edge
+    from sopstudio.qt.docks.problems import THREAD_THRESHOLD
+    batch = [AddNode(Node(id=f"x{i}", title=f"X{i}", position=(i * 10.0, 900.0)))
+             for i in range(THREAD_THRESHOLD)]
+    batch += [AddEdge(Edge(id=f"xe{i}", source=f"x{i}", target=f"x{i + 1}"))
+              for i in range(THREAD_THRESHOLD - 1)]
+    window.session.push(Batch(batch, "Add many"))
+    ticket = window.problems.runner.ticket
+    window.problems.run_now()
+    assert window.problems.runner.ticket == ticket + 1  # went to the worker
+    qtbot.waitUntil(lambda: any(i.node == "x0" for i in window.problems.issues), timeout=5000)
+    assert window.scene.nodes["x0"].issue_severity is not None
+
+
+def test_library_tool_dropped_on_a_node_is_copied_and_bound(window):
+    from sopstudio.core.model import Tool
+    from sopstudio.qt import store_link
+    store_link.store().add_tool(Tool(name="lookup_order", description="Find an order",
+                                     method="POST"))
+    window.tool_dock.refresh_library()
+    assert window.tool_dock.library.count() == 1
+    assert window.tool_dock.library.item(0).text().startswith("lookup_order")
+    mime = window.tool_dock.library.mimeData([window.tool_dock.library.item(0)])
+    name = bytes(mime.data("application/x-sopstudio-tool")).decode()
+    window.scene.tool_dropped.emit(name, "ask")
+    sop = window.session.sop
+    assert sop.node("ask").tools == ["lookup_order"]
+    assert sop.tool("lookup_order").method == "POST"
+    assert window.session.undo_stack.count() == 1
+    store_link.close_all()

@@ -1,0 +1,131 @@
+"""Simulation attached to the editor's main window: toolbar and menu, a batch with its results
+table and coverage overlay, opening a batch row and a stored run, closing during a batch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from sopstudio.core.document import Document  # noqa: E402
+from sopstudio.core.io import load_sop  # noqa: E402
+from sopstudio.qt.main_window import MainWindow  # noqa: E402
+from sopstudio.qt.sim_batch_worker import BatchRequest  # noqa: E402
+from sopstudio.qt.sim_integration import attach_simulation  # noqa: E402
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_sops" / "listing_blocked.sop.json"
+TIMEOUT = 20000
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
+    win = MainWindow(Document(load_sop(SAMPLE), SAMPLE))
+    qtbot.addWidget(win)
+    sim = attach_simulation(win)
+    yield win
+    sim.shutdown()
+    win.session.mark_saved()
+
+
+def run_batch(qtbot, sim, **options):
+    dialog = sim.open_batch()
+    with qtbot.waitSignal(dialog.batch_finished, timeout=TIMEOUT):
+        assert dialog.start(BatchRequest(**options))
+    return dialog
+
+
+def test_attach_adds_dock_menu_and_toolbar_once(window):
+    sim = attach_simulation(window)
+    assert attach_simulation(window) is sim
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert "Si&mulate" in menus
+    assert set(sim.actions) == {"run", "step", "coverage", "batch", "endpoints"}
+    assert sim.sim_dock.widget() is sim.dock
+    assert sim.dock.choices and sim.dock.choices[0].covering
+
+
+def test_batch_results_table_and_coverage_overlay(qtbot, window):
+    sim = window.simulation
+    dialog = run_batch(qtbot, sim, source="covering")
+    result = dialog.result
+    assert dialog.results.rowCount() == len(result.results) > 0
+    header = [dialog.results.horizontalHeaderItem(c).text()
+              for c in range(dialog.results.columnCount())]
+    for row in range(dialog.results.rowCount()):
+        cells = {h: dialog.results.item(row, c).text() for c, h in enumerate(header)}
+        assert cells["Type"] in ("correct", "missing-parameter", "failing-function")
+        if cells["Type"] == "correct":  # the scripted oracle follows its journey exactly
+            assert (cells["TTA"], cells["Path"], cells["Leaf"]) == ("1", "✓", "✓")
+            assert cells["Outcome"] == cells["Expected"]
+    summary = {dialog.summary.item(r, 0).text(): r for r in range(dialog.summary.rowCount())}
+    assert {"overall", "correct"} <= set(summary)
+    tsr_col = [dialog.summary.horizontalHeaderItem(c).text()
+               for c in range(dialog.summary.columnCount())].index("TSR")
+    assert dialog.summary.item(summary["correct"], tsr_col).text() == "1.00"
+    # coverage: every journey edge is on some run; the overlay marks all scene items
+    overlay = sim.overlay
+    assert sim.actions["coverage"].isChecked() and overlay.coverage_visible
+    assert set(overlay.edge_marks) == set(window.scene.edges)
+    assert overlay.coverage["runs"] == len(result.traces)
+    assert overlay.coverage["edges"]["e2"] >= 1
+    assert overlay.coverage["failed_nodes"]  # failing-function runs fail somewhere
+    assert not sim.legend.isHidden()
+    sim.actions["coverage"].trigger()  # toggle off
+    assert not overlay.coverage_visible and not overlay.node_marks and sim.legend.isHidden()
+    # batch runs went to the store and the runs dock lists them
+    assert sim.runs.runs.count() == len(result.traces)
+
+
+def test_double_clicked_batch_row_opens_in_the_dock(qtbot, window):
+    sim = window.simulation
+    dialog = run_batch(qtbot, sim, source="covering", types=("correct",))
+    row = 1
+    expected = dialog.result.results[row].trace
+    dialog._open_row(row)
+    dock = sim.dock
+    qtbot.waitUntil(lambda: dock.loaded and dock.state == "idle", timeout=TIMEOUT)
+    dock.run()
+    qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
+    assert [e["type"] for e in dock.events] == [e.type for e in expected.events]
+    assert dock.snapshot["path"] == expected.path
+
+
+def test_stored_run_replays_from_the_runs_dock(qtbot, window):
+    sim = window.simulation
+    dock = sim.dock
+    with qtbot.waitSignal(dock.run_finished, timeout=TIMEOUT):
+        sim.actions["run"].trigger()
+    live = list(dock.events)
+    assert sim.runs.runs.count() == 1
+    sim.runs.runs.setCurrentRow(0)
+    sim.runs.open_button.click()
+    qtbot.waitUntil(lambda: dock.events == [] and dock.state == "idle", timeout=TIMEOUT)
+    dock.run()
+    qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
+    assert dock.events == live
+    assert dock.replay_title == f"run #{dock.last_run_id}"
+
+
+def test_closing_during_a_batch_asks_then_cancels(qtbot, window, monkeypatch):
+    sim = window.simulation
+    window.show()
+    qtbot.waitExposed(window)
+    dialog = sim.open_batch()
+    answers = []
+    monkeypatch.setattr(dialog, "confirm_cancel", lambda: answers.append(1) or len(answers) > 1)
+    assert dialog.start(BatchRequest(source="sample", sample=3000, workers=1,
+                                     store_runs=False))
+    qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=TIMEOUT)
+    window.close()  # first answer: no -> the window stays, the batch goes on
+    assert window.isVisible()
+    assert dialog.running() and not dialog.job.cancel.is_set()
+    window.session.mark_saved()
+    window.close()  # second answer: yes -> cancelled cleanly, then the window closes
+    assert answers == [1, 1]
+    assert dialog.job.cancel.is_set() and not dialog.running()
+    assert not window.isVisible()
+    qtbot.waitUntil(lambda: dialog.result is not None, timeout=TIMEOUT)
+    assert dialog.result.cancelled and len(dialog.result.traces) < 3000 * 3
