@@ -9,14 +9,29 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+from pathlib import Path
 
 from . import __version__, commands
+from .commands._common import UsageError
 from .core.errors import SopStudioError
 
-# Exit code for "the input file could not be read" (DESIGN §9).
+# Exit code for "the input file could not be read" (DESIGN §9); argparse uses it for usage too.
 EXIT_UNREADABLE = 2
+EXIT_USAGE = 2
+
+
+def usage_error_line(prog: str, message: str) -> str:
+    return f"{prog}: error: {message} (see {prog} --help)"
+
+
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr (not usage + message)."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, usage_error_line(self.prog, message) + "\n")
 
 
 def _command_modules():
@@ -26,9 +41,10 @@ def _command_modules():
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict]:
-    parser = argparse.ArgumentParser(prog="sopstudio", description="SOP Studio")
+    parser = Parser(prog="sopstudio", description="SOP Studio")
     parser.add_argument("--version", action="version", version=f"sopstudio {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # Subparsers are built with the parent's class, so they report errors the same way.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     handlers = {}
     for module in _command_modules():
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
@@ -37,14 +53,27 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict]:
     return parser, handlers
 
 
+def looks_like_file(word: str) -> bool:
+    """Whether a first argument that is no command names a file to open (else: a typo)."""
+    seps = {os.sep, "/"} | ({os.altsep} if os.altsep else set())
+    return Path(word).exists() or "." in word or any(sep in word for sep in seps)
+
+
 def run(argv: list[str]) -> int:
     parser, handlers = build_parser()
-    # `sopstudio` and `sopstudio FILE` open the application.
-    if not argv or (argv[0] not in handlers and not argv[0].startswith("-")):
+    # `sopstudio` and `sopstudio FILE` open the application; `sopstudio frobnicate` is a typo
+    # for argparse to report ("invalid choice"), not a file the GUI cannot read.
+    if not argv or (argv[0] not in handlers and not argv[0].startswith("-")
+                    and looks_like_file(argv[0])):
         argv = ["gui", *argv]
     args = parser.parse_args(argv)
+    if args.command is None:  # defensive: subcommands are optional to argparse
+        parser.error("a COMMAND or FILE is needed")
     try:
         return handlers[args.command](args)
+    except UsageError as error:
+        print(usage_error_line(f"sopstudio {args.command}", str(error)), file=sys.stderr)
+        return error.exit_code
     except SopStudioError as error:
         print(f"sopstudio {args.command}: {error}", file=sys.stderr)
         return getattr(error, "exit_code", 1)

@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from sopstudio import __version__
 from sopstudio.cli_main import run
 from sopstudio.core.model import SOPFile
@@ -40,3 +42,41 @@ def test_console_script_runs_without_traceback(tmp_path):
     assert result.returncode == 2
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "nope.sop.json" in result.stderr
+
+
+def _one_usage_line(err: str, prog: str) -> bool:
+    return (err.count("\n") == 1 and err.startswith(f"{prog}: error: ")
+            and err.endswith(f"(see {prog} --help)\n"))
+
+
+def test_unknown_command_is_a_usage_error_not_a_file(capsys):
+    with pytest.raises(SystemExit) as done:
+        run(["frobnicate"])
+    captured = capsys.readouterr()
+    assert done.value.code == 2 and captured.out == ""
+    assert _one_usage_line(captured.err, "sopstudio")
+    assert "invalid choice: 'frobnicate'" in captured.err and "cannot read" not in captured.err
+
+
+@pytest.mark.parametrize("word", ["flow.sop.json", "dir/flow", "nodot"])
+def test_file_like_first_arguments_open_the_gui(monkeypatch, tmp_path, word):
+    import sopstudio.commands.gui as gui
+
+    opened = []
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "nodot").write_text("{}")  # an existing file, even without a dot or a slash
+    monkeypatch.setattr(gui, "run", lambda args: opened.append(args.file) or 0)
+    assert run([word]) == 0 and opened == [word]
+
+
+@pytest.mark.parametrize("argv, prog", [
+    (["validate"], "sopstudio validate"),
+    (["runs", "--limit", "x"], "sopstudio runs"),
+    (["library", "nope"], "sopstudio library"),
+    (["--bogus"], "sopstudio")])
+def test_usage_errors_are_one_line(capsys, argv, prog):
+    with pytest.raises(SystemExit) as done:
+        run(argv)
+    captured = capsys.readouterr()
+    assert done.value.code == 2 and captured.out == ""
+    assert _one_usage_line(captured.err, prog), captured.err

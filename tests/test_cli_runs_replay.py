@@ -64,20 +64,35 @@ def test_simulate_text_mode_says_where_the_run_went(capsys, sop_file):
     code, out, _ = cli(capsys, "simulate", sop_file, "--scenario", "failing-function")
     assert code == 0 and out.rstrip().splitlines()[-1] == "stored as run 1"
     code, out, _ = cli(capsys, "runs", "--status", "finished", "--agent", "scripted")
-    assert code == 0 and len(out.splitlines()) == 1 and "technical-issue" in out
+    header, *rows = out.splitlines()
+    assert code == 0 and header.startswith("ID") and len(rows) == 1
+    assert "technical-issue" in rows[0]
+
+
+def no_default_store(capsys) -> bool:
+    """`runs` on the default ($SOPSTUDIO_DB) store fails because nothing created it."""
+    code, out, err = cli(capsys, "runs", "--json")
+    return code == 1 and out == "" and "no store at" in err
 
 
 def test_no_store_and_db_flags(capsys, sop_file, tmp_path):
     data = cli_json(capsys, "simulate", sop_file, "--json", "--no-store")
-    assert data["run_id"] is None
-    assert cli_json(capsys, "runs", "--json")["runs"] == []
+    assert data["run_id"] is None and no_default_store(capsys)
     other = tmp_path / "elsewhere.sqlite"
     data = cli_json(capsys, "simulate", sop_file, "--json", "--db", other)
-    assert cli_json(capsys, "runs", "--json")["runs"] == []
+    assert no_default_store(capsys)
     assert [r["id"] for r in cli_json(capsys, "runs", "--json", "--db", other)["runs"]] == [
         data["run_id"]]
     assert cli_json(capsys, "bench", sop_file, "--json", "--no-store")["run_ids"] == []
-    assert cli_json(capsys, "runs", "--json")["runs"] == []
+    assert no_default_store(capsys)
+    cli_json(capsys, "simulate", sop_file, "--json")  # a writing command creates the store
+    assert len(cli_json(capsys, "runs", "--json")["runs"]) == 1
+
+
+def test_simulate_does_not_create_missing_folders(capsys, sop_file, tmp_path):
+    code, out, err = cli(capsys, "simulate", sop_file, "--db", tmp_path / "typo" / "s.sqlite")
+    assert code == 1 and "no folder" in err and err.count("\n") == 1
+    assert not (tmp_path / "typo").exists()
 
 
 def test_bench_stores_every_run(capsys, sop_file):
@@ -119,5 +134,6 @@ def test_replay_reports_a_mismatch(capsys, sop_file, tmp_path):
 
 
 def test_replay_of_an_unknown_run_is_one_line(capsys):
+    open_store().close()
     code, out, err = cli(capsys, "runs", "--replay", 999)
     assert code == 1 and out == "" and "no run 999" in err and err.count("\n") == 1

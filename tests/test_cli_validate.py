@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from sopstudio.cli_main import run
+from sopstudio.commands.validate import format_issue
+from sopstudio.core.validate import Issue
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +47,7 @@ def test_warnings_only_exit_0(tmp_path, capsys):
     sop = dict(CLEAN, tools=[{"name": "refund"}])
     assert run(["validate", write(tmp_path, sop)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[:4] == ["warning", "unused-tool", "tool", "refund:"]
+    assert lines[0].split()[:4] == ["warning", "unused-tool", "tool", "refund"]
     assert "0 errors, 1 warning" in lines[-1]
 
 
@@ -53,7 +55,7 @@ def test_errors_exit_1_with_one_line_per_issue(tmp_path, capsys):
     assert run(["validate", write(tmp_path, broken())]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:3] == ["error", "unknown-node", "node"]
-    assert any(line.split()[:4] == ["error", "unknown-tool", "node", "ask:"] for line in lines)
+    assert any(line.split()[:4] == ["error", "unknown-tool", "node", "ask"] for line in lines)
     assert "check_user" in "\n".join(lines)
     assert lines[-1].endswith("2 errors, 1 warning")
 
@@ -94,3 +96,49 @@ def test_subprocess_json(tmp_path):
     assert result.returncode == 1, result.stderr
     codes = [i["code"] for i in json.loads(result.stdout)["issues"]]
     assert codes == ["unknown-node", "unknown-tool", "unused-tool"]
+
+
+def test_each_line_names_the_location_once(tmp_path, capsys):
+    run(["validate", write(tmp_path, broken())])
+    lines = capsys.readouterr().out.splitlines()[:-1]
+    assert lines and all(line.count("node ask") <= 1 for line in lines)
+    unknown_tool = next(line for line in lines if "unknown-tool" in line)
+    assert unknown_tool.split(None, 2)[2].startswith("node ask calls tool 'check_user'")
+    # The issue the trial found: "node check_user: node check_user: no edge is taken ..."
+    issue = Issue(code="missing-default", severity="error", node="check_user",
+                  message="node check_user: no edge is taken when status is 'x'")
+    assert format_issue(issue).split(None, 2)[2] == issue.message
+    # A message that does not name its location gets it as a prefix, once.
+    issue = Issue(code="bad-condition", severity="error", edge="e7", message="cannot parse 'a =='")
+    assert format_issue(issue).split(None, 2)[2] == "edge e7: cannot parse 'a =='"
+    # "node a" inside "node ab" is not the same location.
+    issue = Issue(code="dead-end", severity="warning", node="a", message="node ab is a dead end")
+    assert format_issue(issue).split(None, 2)[2] == "node a: node ab is a dead end"
+
+
+@pytest.mark.parametrize("name", ["flow.dot", "flow.mmd", "flow.txt"])
+def test_other_formats_get_an_import_hint(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_text("digraph { a -> b }\n" if name.endswith(".dot") else "flowchart TD\n A-->B\n")
+    assert run(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not valid JSON" in err
+    assert "(to read other formats use: sopstudio import FILE -o OUT.sop.json)" in err
+    (tmp_path / "typo.sop.json").write_text("{not json")
+    assert run(["validate", str(tmp_path / "typo.sop.json")]) == 2
+    assert "sopstudio import" not in capsys.readouterr().err  # a broken .json gets no hint
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: None, "no such file"),
+    (lambda p: p.write_bytes(b"\x88\x89PNG\x00\xff"), "not a text file (not UTF-8)")])
+def test_json_mode_reports_an_unreadable_file_on_stdout(tmp_path, capsys, make, reason):
+    path = tmp_path / "x.sop.json"
+    make(path)
+    assert run(["validate", str(path), "--json"]) == 2
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data == {"error": f"{path}: cannot read file ({reason})", "issues": []}
+    assert captured.err == f"sopstudio validate: {data['error']}\n"
+    assert "Error" not in captured.err  # no Python exception class names

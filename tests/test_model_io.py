@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -91,3 +92,32 @@ def test_positions_print_on_one_line_and_strings_are_untouched():
     text = io.dumps(sop)
     assert '"position": [1.0, -2.5]' in text
     assert io.loads(text) == sop
+
+
+@pytest.mark.parametrize("error, reason", [
+    (IsADirectoryError(21, "Is a directory"), "is a directory"),
+    (FileNotFoundError(2, "No such file or directory"), "no such file"),
+    (PermissionError(13, "Permission denied"), "permission denied"),
+    (UnicodeDecodeError("utf-8", b"\x88", 0, 1, "invalid start byte"),
+     "not a text file (not UTF-8)")])
+def test_unreadable_files_are_described_in_plain_words(tmp_path, monkeypatch, error, reason):
+    path = tmp_path / "x.sop.json"
+
+    def fail(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(Path, "read_text", fail)
+    with pytest.raises(LoadError) as caught:
+        io.load_sop(path)
+    assert str(caught.value) == f"{path}: cannot read file ({reason})"
+
+
+def test_real_unreadable_files(tmp_path):
+    binary = tmp_path / "logo.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x88\x00")
+    for path, reason in ((tmp_path, "is a directory"), (tmp_path / "gone.sop.json", "no such file"),
+                         (binary, "not a text file (not UTF-8)")):
+        with pytest.raises(LoadError) as caught:
+            io.load_sop(path)
+        assert str(caught.value) == f"{path}: cannot read file ({reason})"
+        assert "Error" not in str(caught.value) and "codec" not in str(caught.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 
 import pytest
@@ -49,8 +50,35 @@ def test_path_resolution(tmp_path, monkeypatch):
     assert resolve_path() == tmp_path / "env.sqlite"
     monkeypatch.delenv("SOPSTUDIO_DB")
     assert resolve_path().name == "sopstudio.sqlite"
-    with open_store(tmp_path / "nested" / "dir" / "s.sqlite") as store:  # parents are created
+    with open_store(tmp_path / "s.sqlite") as store:  # a missing file is created
         assert store.path.exists()
+
+
+def test_missing_folders_are_created_only_at_the_default_location(tmp_path, monkeypatch):
+    nested = tmp_path / "nested" / "dir" / "s.sqlite"
+    with pytest.raises(StoreError, match="no folder"):  # a mistyped --db is not "fixed"
+        open_store(nested)
+    assert not (tmp_path / "nested").exists()
+    monkeypatch.setenv("SOPSTUDIO_DB", str(nested))  # the same rule for the variable
+    with pytest.raises(StoreError, match="no folder"):
+        open_store()
+    monkeypatch.delenv("SOPSTUDIO_DB")
+    monkeypatch.setattr("sopstudio.store.db.default_path", lambda: nested)
+    with open_store() as store:  # the user data folder is ours to create
+        assert store.path == nested and nested.exists()
+
+
+def test_must_exist_refuses_a_missing_file(tmp_path, monkeypatch):
+    missing = tmp_path / "typo.sqlite"
+    with pytest.raises(StoreError, match=f"^no store at {re.escape(str(missing))}$"):
+        open_store(missing, must_exist=True)
+    assert not missing.exists()
+    monkeypatch.setenv("SOPSTUDIO_DB", str(missing))
+    with pytest.raises(StoreError, match="no store at"):
+        open_store(must_exist=True)
+    open_store(missing).close()
+    with open_store(must_exist=True) as store:
+        assert store.path == missing
 
 
 def test_record_is_content_addressed_and_deduplicated(store):

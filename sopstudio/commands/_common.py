@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from ..core.errors import LoadError
+from ..core.errors import LoadError, SopStudioError
 from ..core.io import load_sop
 from ..core.model import SOP
 
@@ -17,11 +17,24 @@ class UnreadableFile(LoadError):
     exit_code = 2
 
 
+class UsageError(SopStudioError):
+    """Arguments that parse but do not make sense together; printed like an argparse error."""
+
+    exit_code = 2
+
+
+IMPORT_HINT = "(to read other formats use: sopstudio import FILE -o OUT.sop.json)"
+
+
 def load_or_exit(path: str, strict: bool = True) -> SOP:
     try:
         return load_sop(path, strict=strict)
     except LoadError as error:
-        raise UnreadableFile(str(error)) from None
+        message = str(error)
+        # A .dot/.mmd/.txt file given where a .sop.json is expected: say how to convert it.
+        if "not valid JSON" in message and not str(path).lower().endswith(".json"):
+            message = f"{message} {IMPORT_HINT}"
+        raise UnreadableFile(message) from None
 
 
 def print_json(data: Any) -> None:

@@ -13,8 +13,10 @@ def add_db_argument(parser) -> None:
                         help="store database (default: $SOPSTUDIO_DB, else the user data folder)")
 
 
-def open_from_args(args) -> Store:
-    return open_store(getattr(args, "db", None))
+def open_from_args(args, must_exist: bool = False) -> Store:
+    """The store chosen by --db / $SOPSTUDIO_DB. Read-only commands pass `must_exist`, so a
+    mistyped path fails ("no store at PATH") instead of showing a new, empty store."""
+    return open_store(getattr(args, "db", None), must_exist=must_exist)
 
 
 def load_revision(store: Store, sop: SOP, revision: str) -> tuple[str, SOP]:

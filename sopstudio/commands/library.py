@@ -7,9 +7,8 @@
 
 from __future__ import annotations
 
-from ..store import StoreError
 from ..store.diff_text import value_text
-from ._common import print_json
+from ._common import UsageError, print_json
 from ._store import add_db_argument, open_from_args
 
 NAME = "library"
@@ -26,15 +25,16 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    with open_from_args(args) as store:
+    if args.action == "import" and not args.arg:
+        raise UsageError("library import needs a tool-spec FILE")
+    # Only `import` writes; listing from a mistyped --db must not create an empty store.
+    with open_from_args(args, must_exist=args.action != "import") as store:
         if args.action == "import":
-            if not args.arg:
-                raise StoreError("import needs a tool-spec FILE")
             tools = store.import_tools(args.arg, replace=not args.keep)
             return _print_tools(tools, args.json, "imported ")
         if args.action == "list":
             tools = store.search_tools(args.arg) if args.arg else store.list_tools()
-            return _print_tools(tools, args.json, "")
+            return _print_tools(tools, args.json, "", args.arg)
         drift = store.tool_drift()
     if args.json:
         print_json({"drift": [d.to_dict() for d in drift]})
@@ -48,10 +48,12 @@ def run(args) -> int:
     return 0
 
 
-def _print_tools(tools, as_json: bool, prefix: str) -> int:
+def _print_tools(tools, as_json: bool, prefix: str, query: str | None = None) -> int:
     if as_json:
         print_json({"tools": [t.model_dump(mode="json") for t in tools]})
         return 0
+    if not tools:
+        print("no tools match" if query else "the tool library is empty")
     for tool in tools:
         print(f"{prefix}{tool.name}: {tool.description}".rstrip(": "))
     return 0

@@ -5,12 +5,15 @@ says whether the replay matches the stored trace (exit 0 if it does, 1 if not)."
 from __future__ import annotations
 
 from ..store import SHORT, StoreError
-from ._common import load_or_exit, print_json
+from ._common import UsageError, load_or_exit, print_json
 from ._store import add_db_argument, open_from_args
 
 NAME = "runs"
 HELP = ("list stored runs (of FILE's SOP if given), newest first; --show ID prints one run; "
         "--replay ID replays one")
+
+DEFAULT_LIMIT = 50  # human listing without --limit: the newest runs, and a note on the rest
+COLUMNS = ("ID", "CREATED", "SOP", "VERSION", "AGENT", "MODEL", "STATUS", "OUTCOME", "EVENTS")
 
 
 def add_arguments(parser) -> None:
@@ -19,7 +22,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--status", help="only runs with this status")
     parser.add_argument("--version", metavar="REV",
                         help="only runs of this version (tag, @N or hash prefix; needs FILE)")
-    parser.add_argument("--limit", type=int, help="show at most N runs")
+    parser.add_argument("--limit", type=int,
+                        help=f"show at most N runs (default: the newest {DEFAULT_LIMIT}; "
+                             "--json lists all)")
     parser.add_argument("--show", type=int, metavar="ID", help="print run ID with its events")
     parser.add_argument("--replay", type=int, metavar="RUN_ID",
                         help="replay run RUN_ID from its recording (no model call) and compare")
@@ -28,28 +33,46 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    if args.version and not args.file:
+        raise UsageError("--version needs FILE (a revision belongs to one SOP)")
     sop = load_or_exit(args.file) if args.file else None
-    with open_from_args(args) as store:
+    with open_from_args(args, must_exist=True) as store:
         if args.show is not None:
             return _show(store.load_run(args.show), args.json)
         if args.replay is not None:
             return _replay(store, args.replay, args.json)
-        version = args.version
-        if version and sop is not None:
-            version = _version_hash(store, sop.id, version)
+        version = _version_hash(store, sop.id, args.version) if args.version else None
         runs = store.list_runs(sop_id=sop.id if sop else None, version=version,
                                agent=args.agent, status=args.status, limit=args.limit)
     if args.json:
         print_json({"runs": [r.to_dict(events=False) for r in runs]})
         return 0
-    if not runs:
-        print("no runs in the store")
-    for r in runs:
-        version = (r.version or "-")[:SHORT]
-        print(f"{r.id:>5}  {r.created[:19].replace('T', ' ')}  {r.sop_id or '-'}  {version}  "
-              f"{r.agent or '-'}  {r.model or '-'}  {r.status}  {r.outcome or '-'}  "
-              f"{r.event_count} events")
+    filtered = any((args.file, args.agent, args.status, args.version))
+    _print_table(runs, filtered, args.limit)
     return 0
+
+
+def _print_table(runs, filtered: bool, limit: int | None) -> None:
+    if not runs:
+        print("no runs match" if filtered else "no runs in the store")
+        return
+    total = len(runs)
+    if limit is None and total > DEFAULT_LIMIT:
+        runs = runs[:DEFAULT_LIMIT]
+    rows = [COLUMNS] + [_row(r) for r in runs]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    for row in rows:
+        cells = [cell.rjust(width) if i in (0, len(COLUMNS) - 1) else cell.ljust(width)
+                 for i, (cell, width) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+    if len(runs) < total:
+        print(f"showing {len(runs)} of {total} (use --limit)")
+
+
+def _row(r) -> tuple[str, ...]:
+    return (str(r.id), r.created[:19].replace("T", " "), r.sop_id or "-",
+            (r.version or "-")[:SHORT], r.agent or "-", r.model or "-", r.status,
+            r.outcome or "-", str(r.event_count))
 
 
 def _show(record, as_json: bool) -> int:

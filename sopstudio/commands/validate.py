@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..core.validate import ERROR, Issue, has_errors, validate
-from ._common import load_or_exit, print_json
+from ._common import UnreadableFile, load_or_exit, print_json
 
 NAME = "validate"
 HELP = "check an SOP for errors and warnings (exit 0 clean, 1 errors, 2 unreadable)"
@@ -18,7 +19,12 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     # Non-strict: dangling edges and duplicate ids are issues to show, not a load failure.
-    sop = load_or_exit(args.file, strict=False)
+    try:
+        sop = load_or_exit(args.file, strict=False)
+    except UnreadableFile as error:
+        if args.json:  # scripts reading stdout get the reason too; stderr has the usual line
+            print_json({"error": str(error), "issues": []})
+        raise
     issues = validate(sop)
     if args.json:
         print_json({"issues": [issue.to_dict() for issue in issues]})
@@ -29,11 +35,19 @@ def run(args) -> int:
     return 1 if has_errors(issues) else 0
 
 
-def format_issue(issue: Issue) -> str:
-    where = f"node {issue.node}" if issue.node else f"edge {issue.edge}" if issue.edge else \
+def location(issue: Issue) -> str:
+    return f"node {issue.node}" if issue.node else f"edge {issue.edge}" if issue.edge else \
         f"tool {issue.tool}" if issue.tool else f"variable {issue.variable}" if issue.variable \
         else "sop"
-    return f"{issue.severity:<8}{issue.code:<24}{where}: {issue.message}"
+
+
+def format_issue(issue: Issue) -> str:
+    """One line: severity, code, then the message, prefixed by the location unless the
+    message already names it (most say "node X: ..." themselves)."""
+    where = location(issue)
+    named = re.search(rf"(?<![\w-]){re.escape(where)}(?![\w-])", issue.message)
+    text = issue.message if named or where == "sop" else f"{where}: {issue.message}"
+    return f"{issue.severity:<8}{issue.code:<24}{text}"
 
 
 def summary(issues: list[Issue], source: str) -> str:

@@ -103,13 +103,25 @@ def loads(text: str, source: str = "<memory>", strict: bool = True) -> SOP:
     return parse_document(data, source, strict)
 
 
+def read_error_reason(error: OSError | UnicodeDecodeError) -> str:
+    """Why a file could not be read, in words a user knows (no Python exception names)."""
+    if isinstance(error, UnicodeDecodeError):
+        return "not a text file (not UTF-8)"
+    if isinstance(error, IsADirectoryError):
+        return "is a directory"
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return (error.strerror or str(error)).lower()
+
+
 def load_sop(path: str | os.PathLike, strict: bool = True) -> SOP:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise LoadError(f"{path}: cannot read file ({error.__class__.__name__}: "
-                        f"{getattr(error, 'strerror', None) or error})") from None
+        raise LoadError(f"{path}: cannot read file ({read_error_reason(error)})") from None
     return loads(text, str(path), strict)
 
 

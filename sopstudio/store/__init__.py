@@ -1,7 +1,7 @@
 """Local SQLite store (DESIGN §7): versions with structural diffs, the tool library, runs."""
 
 from .blobs import SHORT, hash_sop
-from .db import StoreError, default_path, resolve_path
+from .db import StoreError, default_path, prepare_path, resolve_path
 from .diff import FieldChange, ItemChange, SopDiff, diff_sops, diff_values
 from .runs import RunRecord
 from .store import Store, open_store
@@ -11,4 +11,5 @@ from .versions import Version
 
 __all__ = ["SHORT", "FieldChange", "ItemChange", "RunRecord", "SopDiff", "Store", "StoreError",
            "ToolDrift", "Version", "bind_tool", "default_path", "diff_sops", "diff_values",
-           "hash_sop", "open_store", "parse_tool_specs", "read_tool_specs", "resolve_path"]
+           "hash_sop", "open_store", "parse_tool_specs", "prepare_path", "read_tool_specs",
+           "resolve_path"]

@@ -42,6 +42,32 @@ def resolve_path(path: str | os.PathLike | None = None) -> Path:
     return default_path()
 
 
+def prepare_path(path: str | os.PathLike | None = None, must_exist: bool = False) -> Path:
+    """The database file to open, checked before SQLite would quietly create it.
+
+    `must_exist` (read-only commands): the file must already exist, so a mistyped --db or
+    $SOPSTUDIO_DB fails instead of showing an empty store. Otherwise a missing file is created,
+    but a missing folder only at the default location: anywhere else it is likely a typo.
+    """
+    resolved = resolve_path(path)
+    is_default = resolved == default_path()
+    if must_exist:
+        if not resolved.exists():
+            hint = " yet (recording a version creates it: sopstudio commit FILE)" * is_default
+            raise StoreError(f"no store at {resolved}{hint}")
+        return resolved
+    if resolved.parent.is_dir():
+        return resolved
+    if is_default:
+        try:
+            resolved.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"{resolved.parent}: cannot create the store folder "
+                             f"({error.strerror or error})") from None
+        return resolved
+    raise StoreError(f"{resolved}: cannot create the store: no folder {resolved.parent}")
+
+
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -62,7 +88,6 @@ def to_iso(value) -> str | None:
 def connect(path: Path) -> sqlite3.Connection:
     """A connection in driver autocommit mode (we issue BEGIN ourselves), WAL, foreign keys."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, isolation_level=None,
                                check_same_thread=False)
     except (OSError, sqlite3.Error) as error:

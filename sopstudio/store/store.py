@@ -8,7 +8,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .db import StoreError, Transactions, connect, resolve_path
+from .db import StoreError, Transactions, connect, prepare_path
 from .redact import environment_secrets
 from .runs import RunsMixin
 from .schema import migrate
@@ -58,6 +58,10 @@ class Store(VersionsMixin, ToolsMixin, RunsMixin):
             return self.conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 
-def open_store(path: str | os.PathLike | None = None) -> Store:
-    """The store at `path`, else $SOPSTUDIO_DB, else the platform's user data folder."""
-    return Store(resolve_path(path))
+def open_store(path: str | os.PathLike | None = None, must_exist: bool = False) -> Store:
+    """The store at `path`, else $SOPSTUDIO_DB, else the platform's user data folder.
+
+    A missing database file is created (and its folder, at the default location only);
+    with `must_exist` a missing file raises StoreError("no store at PATH") instead.
+    """
+    return Store(prepare_path(path, must_exist))
