@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import threading
 
-from sopstudio.engine.batch import run_batch
+import pytest
+
+from sopstudio.core.errors import SopStudioError
+from sopstudio.engine.batch import is_unreachable, run_batch
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.examples import listing_blocked
+from sopstudio.engine.llm_client import LLMError, ModelUnreachable
 from sopstudio.engine.scenarios import generate
 
 
@@ -47,3 +51,29 @@ def test_agent_factory_errors_are_reported_per_run():
     result = run_batch(cs, scenarios, broken)
     assert [r.error for r in result.results] == ["RuntimeError: no model"] * 2
     assert result.metrics["overall"]["runs"] == 0
+
+
+class Unreachable(SopStudioError):
+    """Stands for llm_client.ModelUnreachable: a SopStudioError with code "connection"."""
+
+    code = "connection"
+
+
+def test_an_unreachable_model_stops_the_batch_early_without_metrics():
+    cs = CompiledSop(listing_blocked())
+    scenarios = generate(cs)
+    started = []
+
+    def dead(compiled):
+        started.append(1)
+        raise Unreachable("cannot reach the model at http://127.0.0.1:1/v1: refused")
+
+    cancel = threading.Event()
+    with pytest.raises(Unreachable, match="cannot reach the model"):
+        run_batch(cs, scenarios, dead, workers=1, cancel=cancel)
+    assert cancel.is_set() and len(started) == 1  # the other runs never started
+
+
+def test_the_real_unreachable_error_is_recognised():
+    assert is_unreachable(ModelUnreachable("http://x", "refused"))
+    assert not is_unreachable(LLMError("slow", "timeout")) and not is_unreachable(OSError())

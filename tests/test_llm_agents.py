@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import json
+import socket
+from types import SimpleNamespace
+
+import pytest
 
 from fake_llm_server import FakeLLMServer, garbage, reply, slow, status, tool
-from llm_support import run
+from llm_support import RESPONSES, run, settings
 from sopstudio.engine.agents.dpa import DpaAgent
 from sopstudio.engine.agents.spa import SpaAgent
 from sopstudio.engine.audit import audit_trace
 from sopstudio.engine.compiled import CompiledSop
-from sopstudio.engine.orchestrator import GRACE_MESSAGE
+from sopstudio.engine.llm_client import LLMClient, ModelUnreachable
+from sopstudio.engine.orchestrator import GRACE_MESSAGE, Orchestrator
+from sopstudio.engine.tools import MockTools
+from sopstudio.engine.users import ScriptedUser
 from llm_support import refund_sop
 
 ASK = tool("ask_user", {"question": "What is your order id?", "variables": ["order_id"]})
@@ -147,3 +154,19 @@ def test_no_api_key_in_any_trace():
     assert server.headers[0]["authorization"] == "Bearer sk-VERY-SECRET-123"
     dumped = json.dumps(trace.to_dict()) + json.dumps(agent.client.log)
     assert "sk-VERY-SECRET-123" not in dumped
+
+
+def test_an_unreachable_model_ends_the_run_instead_of_a_guardrail_retry():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = SimpleNamespace(url=f"http://127.0.0.1:{probe.getsockname()[1]}/v1")
+    for agent_class in (DpaAgent, SpaAgent):
+        cs = CompiledSop(refund_sop())
+        agent = agent_class(cs, client=LLMClient(settings(dead)))
+        tools = MockTools(cs.tools, RESPONSES)
+        orchestrator = Orchestrator(cs, agent, ScriptedUser({"order_id": "ORD-123"}), tools,
+                                    checks=agent.checks)
+        with pytest.raises(ModelUnreachable, match="cannot reach the model at"):
+            orchestrator.run()
+        assert guardrail_codes(orchestrator.trace) == [] and orchestrator.trace.outcome is None
+        assert tools.calls == {}

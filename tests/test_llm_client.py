@@ -9,7 +9,8 @@ from llm_support import refund_sop, settings
 from sopstudio.engine.agents.base import AgentContext, call, finish
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.guardrails import GUARDRAILS, check_grounded, check_schema
-from sopstudio.engine.llm_client import LLMClient, LLMError, LLMSettings, RecordedLLM
+from sopstudio.engine.llm_client import (LLMClient, LLMError, LLMSettings, ModelUnreachable,
+                                         RecordedLLM, check_base_url)
 from sopstudio.engine.schema_check import object_errors, schema_errors
 from sopstudio.engine.trace import MemoryEntry
 
@@ -149,3 +150,32 @@ def test_schema_guardrail_covers_tool_arguments_and_finish_values():
     assert check_schema(finish({"order_id": "ORD-001"}), ctx) is None
     assert all(check(call("lookup_order", {"order_id": "ORD-123"}), _ctx()) is None
                for check in GUARDRAILS)
+
+
+def dead_url() -> str:
+    """An http URL on 127.0.0.1 where nothing listens (a port just freed)."""
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_an_endpoint_nobody_answers_is_unreachable_after_the_retries():
+    url = dead_url()
+    waits = []
+    client = LLMClient(LLMSettings(url, "m", retries=1, backoff=0.01), sleep=waits.append)
+    with pytest.raises(ModelUnreachable) as caught:
+        client.complete(MESSAGES)
+    assert caught.value.code == "connection" and isinstance(caught.value, LLMError)
+    assert str(caught.value).startswith(f"cannot reach the model at {url}: ")
+    assert waits == [0.01] and client.log[-1]["code"] == "connection"
+
+
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1/v1", "127.0.0.1:8000/v1", "", "http://"])
+def test_a_base_url_without_http_scheme_is_refused_up_front(url):
+    with pytest.raises(ModelUnreachable, match="cannot reach the model at .*http"):
+        LLMClient(LLMSettings(url, "m"))
+    with pytest.raises(ModelUnreachable):
+        check_base_url(url)
+    assert check_base_url("https://api.example.com/v1") == "https://api.example.com/v1"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sopstudio.engine.metrics import aggregate, run_metrics, summarize, tool_call_accuracy
+from sopstudio.engine.metrics import (RATES, aggregate, run_metrics, summarize,
+                                      tool_call_accuracy)
 from sopstudio.engine.scenarios import Scenario
 from sopstudio.engine.trace import Trace
 
@@ -69,6 +70,31 @@ def test_summary_breaks_down_by_type_with_all_keys():
     rows = [run_metrics(good, scenario("missing-parameter", "blocked", None, ("s",)))]
     summary = summarize(rows)
     assert set(summary["overall"]) == {"ujcs", "tta", "tca", "path_accuracy", "leaf_accuracy",
-                                       "ecr", "c_tsr", "tsr", "runs"}
+                                       "ecr", "c_tsr", "tsr", "runs", "unrealized"}
     assert summary["by_type"]["missing-parameter"]["tsr"] == 1.0
     assert aggregate([])["runs"] == 0
+
+
+def test_every_type_is_reported_even_without_runs():
+    good = Trace(outcome="resolved", end_node="done", path=["s", "done"], tool_trace=EXPECTED)
+    summary = summarize([run_metrics(good, scenario())])
+    assert list(summary["by_type"]) == ["correct", "missing-parameter", "failing-function"]
+    empty = summary["by_type"]["failing-function"]
+    assert empty["runs"] == 0 and empty["unrealized"] == 0
+    assert all(empty[k] is None for k in RATES)
+    assert summary["by_type"]["correct"]["tsr"] == 1.0
+
+
+def test_unrealized_scenario_counts_as_a_failure_whatever_the_run_did():
+    sc = scenario()
+    sc.realized = False
+    # the run does exactly what the expectation says, yet the SOP cannot realise the journey
+    perfect = Trace(outcome="resolved", end_node="done", path=["s", "done"], tool_trace=EXPECTED)
+    row = run_metrics(perfect, sc)
+    assert (row["tta"], row["tca"], row["path"], row["leaf"], row["correct"]) == \
+        (0, 0.0, False, False, False)
+    assert row["complete"] is True and row["realized"] is False
+    ok = run_metrics(perfect, scenario())
+    m = aggregate([row, ok])
+    assert (m["runs"], m["unrealized"], m["tsr"], m["path_accuracy"], m["ecr"]) == \
+        (2, 1, 0.5, 0.5, 1.0)

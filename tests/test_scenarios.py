@@ -178,3 +178,45 @@ def test_synthetic_sop_every_cover_scenario_realized():
     cs = CompiledSop(synthetic(300, seed=5))
     scenarios = generate(cs, types=("correct",))
     assert scenarios and all(s.realized and not s.notes for s in scenarios)
+
+
+def misspelt_listing_blocked() -> SOP:
+    """listing_blocked whose onboarding edge reads a misspelt name (fails `validate`)."""
+    sop = listing_blocked()
+    edge = next(e for e in sop.edges if e.when == "user_status == 'onboarding'")
+    edge.when = "user_statuss == 'onboarding'"
+    return sop, edge.id
+
+
+def test_broken_sop_expectations_come_from_the_journey_not_the_sop():
+    sop, broken = misspelt_listing_blocked()
+    cs = CompiledSop(sop)
+    journey = next(j for j in JourneyGraph(sop).iter_journeys() if j.edges == (broken,))
+    built = {s.type: s for s in scenarios_for(cs, journey, 0)}
+    correct = built["correct"]
+    end = journey.nodes[-1]
+    assert not correct.realized and correct.notes
+    assert correct.expected["path"] == list(journey.nodes)
+    assert correct.expected["edges"] == [broken]
+    assert correct.expected["end_node"] == end
+    assert correct.expected["outcome"] == sop.node(end).outcome == "resolved"
+    assert [c["tool"] for c in correct.expected["tool_trace"]] == ["check_user_status"]
+    # the scripted agent follows the broken SOP and cannot reach the journey's end
+    trace = run_scenario(cs, correct)
+    assert trace.edges != [broken] and trace.end_node != end
+    # derived scenarios follow the journey up to where their own rule stops them
+    missing = built["missing-parameter"]
+    assert not missing.realized and missing.expected["outcome"] == "blocked"
+    assert missing.expected["path"] == [journey.nodes[0]]
+    failing = built["failing-function"]
+    assert not failing.realized and failing.expected["outcome"] == "technical-issue"
+
+
+def test_realised_scenarios_keep_the_reference_walk_expectations():
+    cs = CompiledSop(listing_blocked())
+    for scenario in generate(cs):
+        assert scenario.realized
+        trace = run_scenario(cs, scenario)
+        assert (trace.outcome, trace.end_node, trace.path) == (
+            scenario.expected["outcome"], scenario.expected["end_node"],
+            scenario.expected["path"])

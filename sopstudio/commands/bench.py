@@ -1,28 +1,59 @@
 """`sopstudio bench`: run generated scenarios (3 types x edge-covering journeys) and print metrics.
 
 Every run of the batch is stored (DESIGN §6) unless `--no-store`; `--db` picks the database.
+Scenarios whose journey the SOP cannot follow (`realized: false`) are listed and counted as failed
+runs (see engine/metrics.py); `metrics.by_type` always holds the three scenario types. An SOP with
+validation errors gets a warning on stderr; a model that cannot be reached stops the batch with one
+error line and no metrics. Also home of the option helpers `simulate` and `journeys` share.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
+import sys
 from datetime import datetime, timezone
 
 from ..core.journeys import JourneyGraph
+from ..core.validate import ERROR, has_errors, validate
 from ..engine.batch import run_batch
 from ..engine.compiled import CompiledSop
+from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ._common import load_or_exit, print_json
 from ._store import add_db_argument, open_from_args
 
 NAME = "bench"
 HELP = "batch-run generated scenarios with an agent and print the metrics"
+# Table columns: (heading, metrics key); the JSON keeps the long names.
+COLUMNS = tuple(zip(("ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr", "tsr"), RATES))
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def http_url(text: str) -> str:
+    """argparse type: an http:// or https:// URL with a host."""
+    scheme, _, rest = text.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise argparse.ArgumentTypeError(f"not an http(s) URL: {text!r} "
+                                         "(e.g. http://127.0.0.1:8000/v1)")
+    return text
 
 
 def add_model_arguments(parser) -> None:
     parser.add_argument("--model", help="model name for dpa/spa")
-    parser.add_argument("--base-url", dest="base_url", help="OpenAI-compatible endpoint")
+    parser.add_argument("--base-url", dest="base_url", type=http_url,
+                        help="OpenAI-compatible endpoint (http:// or https://)")
 
 
 def agent_options(args) -> dict:
@@ -46,34 +77,54 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def warn_if_invalid(sop, path: str) -> None:
+    """One stderr line when the SOP has validation errors: its results may mean little."""
+    issues = validate(sop)
+    if has_errors(issues):
+        errors = sum(1 for issue in issues if issue.severity == ERROR)
+        print(f"warning: {path} has {errors} validation error{'s' * (errors != 1)} (run "
+              f"`sopstudio validate {path}`); results may not be meaningful", file=sys.stderr)
+
+
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
     parser.add_argument("--agent", default="scripted", help="scripted (default), dpa or spa")
     add_model_arguments(parser)
-    parser.add_argument("--limit", type=int, help="run at most N scenarios")
-    parser.add_argument("--workers", type=int, default=min(8, os.cpu_count() or 1))
+    parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
+    parser.add_argument("--workers", type=positive_int, default=min(8, os.cpu_count() or 1))
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
 
 
 def run(args) -> int:
     sop = load_or_exit(args.file)
+    warn_if_invalid(sop, args.file)
     cs = CompiledSop(sop)
     scenarios = generate(cs)
     if args.limit is not None:
-        scenarios = scenarios[:max(args.limit, 0)]
+        scenarios = scenarios[:args.limit]
     options = agent_options(args)
     from ..engine.agents import make_agent
     make_agent(args.agent, cs, **options)  # fail fast, one clear line, before any thread starts
     # The store opens before the batch: a bad --db fails now, not after a long LLM batch.
+    # A model that cannot be reached raises out of run_batch: nothing is stored or printed.
     with open_store_unless(args) as store:
         started = now()
         result = run_batch(cs, scenarios, lambda c: make_agent(args.agent, c, **options),
                            workers=args.workers)
         run_ids = _store_batch(store, args, sop, result, started)
+    data = _report(cs, scenarios, result, run_ids)
+    if args.json:
+        print_json(data)
+    else:
+        _print_report(args, data)
+    return 0
+
+
+def _report(cs, scenarios, result, run_ids) -> dict:
     covered = {e for r in result.results if r.trace for e in r.trace.edges}
     on_journeys = JourneyGraph(cs.sop).journey_edges()
-    data = {"scenarios": len(scenarios), "metrics": result.metrics,
+    return {"scenarios": len(scenarios), "metrics": result.metrics,
             "coverage": {"edges": len(on_journeys),
                          "covered": sum(1 for e in on_journeys if e in covered),
                          "missing": [e for e in on_journeys if e not in covered]},
@@ -81,21 +132,40 @@ def run(args) -> int:
             "errors": [f"{r.scenario.id}: {r.error}" for r in result.results if r.error],
             "runs": [r.metrics for r in result.results if r.metrics],
             "run_ids": run_ids}
-    if args.json:
-        print_json(data)
-        return 0
-    print(f"{len(scenarios)} scenarios, agent {args.agent}; edges covered "
-          f"{data['coverage']['covered']}/{data['coverage']['edges']}")
-    header = "  ".join(f"{k:>13}" for k in ("type", "ujcs", "tta", "path_acc", "tsr", "runs"))
-    print(header)
-    rows = [("overall", result.metrics["overall"]), *result.metrics["by_type"].items()]
+
+
+def _print_report(args, data: dict) -> None:
+    coverage = data["coverage"]
+    print(f"{data['scenarios']} scenarios, agent {args.agent}; edges covered "
+          f"{coverage['covered']}/{coverage['edges']}")
+    for line in metrics_table(data["metrics"]):
+        print(line)
+    if data["unrealized"]:
+        print(f"unrealized: {len(data['unrealized'])} scenario(s) whose journey the SOP cannot "
+              f"follow, counted as failures: {', '.join(data['unrealized'])}")
+    for error in data["errors"]:
+        print(f"failed run {error}")
+    if data["run_ids"]:
+        ids = data["run_ids"]
+        print(f"stored {len(ids)} runs (ids {ids[0]}-{ids[-1]})")
+
+
+def metrics_table(metrics: dict) -> list[str]:
+    """The overall and per-type metrics as aligned text rows (a heading first)."""
+    rows = [("overall", metrics["overall"]), *metrics["by_type"].items()]
+    width = max(len("type"), *(len(name) for name, _ in rows))
+    headings = [h for h, _ in COLUMNS] + ["runs", "unrealized"]
+    cells = [max(5, len(h)) for h in headings]
+    lines = [" ".join([f"{'type':<{width}}"] + [f"{h:>{c}}" for h, c in zip(headings, cells)])]
     for name, m in rows:
-        print("  ".join([f"{name:>13}"] + [f"{m[k]:>13.3f}" for k in
-                                           ("ujcs", "tta", "path_accuracy", "tsr")]
-                        + [f"{m['runs']:>13}"]))
-    if run_ids:
-        print(f"stored {len(run_ids)} runs (ids {run_ids[0]}-{run_ids[-1]})")
-    return 0
+        values = [_rate(m.get(key)) for _, key in COLUMNS]
+        values += [str(m.get("runs", 0)), str(m.get("unrealized", 0))]
+        lines.append(" ".join([f"{name:<{width}}"] + [f"{v:>{c}}" for v, c in zip(values, cells)]))
+    return lines
+
+
+def _rate(value) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def open_store_unless(args):

@@ -1,18 +1,22 @@
 """`sopstudio simulate`: run one scenario of one journey and print the conversation (DESIGN §9).
 
 The run is stored (SOP document, scenario, settings, every event) unless `--no-store`; `--json`
-then carries its `run_id`.
+then carries its `run_id`. The expected result is the scenario's (from the journey: see
+engine/scenarios.py); a scenario whose journey the SOP cannot follow is flagged. An SOP with
+validation errors gets a warning on stderr. A model that cannot be reached stops the run: one
+error line, exit 1, and the partial run is stored with status "error".
 """
 
 from __future__ import annotations
 
 from ..core.journeys import JourneyGraph
 from ..engine.compiled import CompiledSop, EngineError
-from ..engine.runner import run_scenario
+from ..engine.batch import is_unreachable
+from ..engine.runner import orchestrator_for
 from ..engine.scenarios import TYPES, scenarios_for
 from ._common import load_or_exit, print_json
 from .bench import (add_model_arguments, add_store_arguments, agent_options, now,
-                    open_store_unless, run_settings)
+                    open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
 HELP = "simulate one journey and scenario with an agent and print the trace"
@@ -31,21 +35,11 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     sop = load_or_exit(args.file)
+    warn_if_invalid(sop, args.file)
     cs = CompiledSop(sop)
-    graph = JourneyGraph(sop)
-    if args.journey < 0 or args.journey >= graph.count():
-        raise EngineError(f"journey {args.journey} does not exist ({graph.count()} journeys)")
-    journey = graph.nth(args.journey)
-    found = scenarios_for(cs, journey, args.journey, (args.scenario,))
-    if not found:
-        raise EngineError(f"journey {args.journey} has no {args.scenario} scenario "
-                          "(nothing to withhold or no tool to fail)")
-    scenario = found[0]
+    journey, scenario = _pick(args, cs, sop)
     with open_store_unless(args) as store:
-        started = now()
-        trace = run_scenario(cs, scenario, args.agent, seed=args.seed,
-                             agent_options=agent_options(args))
-        run_id = _store_run(store, args, sop, scenario, trace, started)
+        trace, run_id = _run_and_store(store, args, cs, scenario)
     if args.json:
         data = trace.to_dict()
         data["scenario"] = scenario.to_dict()
@@ -55,20 +49,57 @@ def run(args) -> int:
     print(f"journey {args.journey} ({args.scenario}): {' -> '.join(journey.nodes)}")
     for event in trace.events:
         print("  " + describe(event))
+    if not scenario.realized:
+        print("note: the SOP cannot follow this journey (scenario not realised); the expected "
+              "result comes from the journey and the run counts as a failure in bench")
     print(f"outcome: {trace.outcome} (expected {scenario.expected['outcome']}), "
-          f"end node: {trace.end_node}")
+          f"end node: {end_node_text(trace)}")
     if run_id is not None:
         print(f"stored as run {run_id}")
     return 0
 
 
-def _store_run(store, args, sop, scenario, trace, started) -> int | None:
+def _pick(args, cs, sop):
+    """The journey asked for and its scenario of the asked type."""
+    graph = JourneyGraph(sop)
+    if args.journey < 0 or args.journey >= graph.count():
+        raise EngineError(f"journey {args.journey} does not exist ({graph.count()} journeys)")
+    journey = graph.nth(args.journey)
+    found = scenarios_for(cs, journey, args.journey, (args.scenario,))
+    if not found:
+        raise EngineError(f"journey {args.journey} has no {args.scenario} scenario "
+                          "(nothing to withhold or no tool to fail)")
+    return journey, found[0]
+
+
+def _run_and_store(store, args, cs, scenario):
+    started = now()
+    orchestrator = orchestrator_for(cs, scenario, args.agent, seed=args.seed,
+                                    agent_options=agent_options(args))
+    try:
+        trace = orchestrator.run()
+    except Exception as error:
+        if is_unreachable(error):  # keep what happened, marked as an error, then report
+            _store_run(store, args, cs.sop, scenario, orchestrator.trace, started,
+                       status="error", metrics={"error": str(error)})
+        raise
+    return trace, _store_run(store, args, cs.sop, scenario, trace, started)
+
+
+def end_node_text(trace) -> str:
+    if trace.end_node is not None:
+        return trace.end_node
+    stopped = trace.path[-1] if trace.path else None
+    return f"(none: the run stopped at {stopped})" if stopped else "(none)"
+
+
+def _store_run(store, args, sop, scenario, trace, started, **extra) -> int | None:
     if store is None:
         return None
     from ..store.traces import save_trace
     settings = run_settings(args, journey=args.journey, scenario=args.scenario, seed=args.seed)
     return save_trace(store, sop, scenario, trace, agent=args.agent, model=args.model,
-                      settings=settings, started=started, finished=now())
+                      settings=settings, started=started, finished=now(), **extra)
 
 
 def describe(event) -> str:

@@ -3,6 +3,9 @@
 Threads suit LLM agents (I/O-bound); each run has its own agent, user and tools, and the
 compiled SOP is shared read-only. Results keep the scenarios' order whatever the finishing order.
 `progress(done, total, result)` is called from worker threads (the GUI marshals it to Qt).
+An unreachable model (`ModelUnreachable`) stops the whole batch early: the remaining runs are
+cancelled and `run_batch` raises it, with no metrics (every run would fail the same way, and
+scoring those failures as agent behaviour would be meaningless).
 """
 
 from __future__ import annotations
@@ -12,11 +15,19 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core.errors import SopStudioError
 from .compiled import CompiledSop
 from .metrics import run_metrics, summarize
 from .runner import run_scenario
 from .scenarios import Scenario
 from .trace import Trace
+
+
+def is_unreachable(error: BaseException) -> bool:
+    """An LLMError with code "connection" (llm_client.ModelUnreachable), recognised without
+    importing llm_client (the offline engine never loads `openai`)."""
+    return isinstance(error, SopStudioError) and getattr(error, "code", None) == "connection"
+
 
 Progress = Callable[[int, int, "RunResult"], None]
 
@@ -46,6 +57,7 @@ def run_batch(cs: CompiledSop, scenarios: list[Scenario], agent: Any = "scripted
     """Run every scenario; `agent` is a name or a factory `compiled -> agent` (one per run)."""
     cancel = cancel or threading.Event()
     results: list[RunResult | None] = [None] * len(scenarios)
+    fatal: list[Exception] = []
 
     def one(index: int) -> RunResult:
         scenario = scenarios[index]
@@ -55,6 +67,9 @@ def run_batch(cs: CompiledSop, scenarios: list[Scenario], agent: Any = "scripted
             chosen = agent(cs) if callable(agent) else agent
             trace = run_scenario(cs, scenario, chosen, cancel=cancel, **options)
         except Exception as error:  # noqa: BLE001 - one broken run must not sink the batch
+            if is_unreachable(error):  # ...but a dead endpoint sinks every run: stop now
+                fatal.append(error)
+                cancel.set()
             return RunResult(scenario, None, None, f"{error.__class__.__name__}: {error}")
         return RunResult(scenario, trace, run_metrics(trace, scenario))
 
@@ -65,6 +80,8 @@ def run_batch(cs: CompiledSop, scenarios: list[Scenario], agent: Any = "scripted
             results[futures[future]] = result
             if progress is not None:
                 progress(done, len(scenarios), result)
+    if fatal:
+        raise fatal[0]
     finished = [r for r in results if r is not None]
     rows = [r.metrics for r in finished if r.metrics is not None and r.error is None]
     return BatchResult(finished, summarize(rows), cancel.is_set())

@@ -9,6 +9,11 @@ are retried `settings.retries` times with exponential backoff; anything else fai
 Every reply or failure is appended to `log` (plain dicts) so a run can be replayed with
 `RecordedLLM`, which serves the log back without any HTTP call.
 
+A connection failure (nothing answers at `base_url`, after the retries) or a `base_url` that is not
+http(s) raises `ModelUnreachable` (an LLMError, code "connection"): the agents let it through
+instead of turning it into a guardrail retry, so a run stops (status "error") and a batch stops
+early. A timeout of one call is not that: it stays an ordinary LLMError (code "timeout").
+
 The API key is session-only: it is read from `settings.api_key` or the environment variable
 named by `settings.api_key_env`, is never serialised (`LLMSettings.to_dict` omits it) and never
 appears in a reply, a log or an error message.
@@ -35,6 +40,23 @@ class LLMError(SopStudioError):
     def __init__(self, message: str, code: str = "llm-error"):
         super().__init__(message)
         self.code = code
+
+
+class ModelUnreachable(LLMError):
+    """Nothing usable answers at the endpoint: no run can go on, so none should be scored."""
+
+    def __init__(self, base_url: str | None, detail: str):
+        super().__init__(f"cannot reach the model at {base_url}: {detail}", "connection")
+        self.base_url = base_url
+
+
+def check_base_url(base_url: str | None) -> str:
+    """`base_url` if it is an http(s) URL with a host; else ModelUnreachable."""
+    scheme, _, rest = (base_url or "").partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise ModelUnreachable(base_url, "the URL must start with http:// or https:// "
+                                         "and name a host")
+    return base_url
 
 
 @dataclass
@@ -131,6 +153,7 @@ class LLMClient:
         self.settings = settings
         self.sleep = sleep
         self.log: list[dict] = []
+        check_base_url(settings.base_url)
         self._client = openai.OpenAI(base_url=settings.base_url, api_key=settings.key(),
                                      timeout=settings.timeout, max_retries=0)
 
@@ -150,6 +173,10 @@ class LLMClient:
                 return _reply_from(self._request(messages, tools))
             except _RETRYABLE as error:
                 if attempt >= self.settings.retries:
+                    if _error_code(error) == "connection":
+                        raise ModelUnreachable(self.settings.base_url,
+                                               f"connection failed after {attempt + 1} "
+                                               f"attempt(s)") from None
                     raise LLMError(f"model call failed after {attempt + 1} attempt(s): "
                                    f"{type(error).__name__}", _error_code(error)) from None
             except openai.APIStatusError as error:

@@ -12,14 +12,25 @@ Per run, against the scenario's expected values:
 - SOP-Bench §5: a run is *complete* when it ended by itself (not turn-limit or stopped); it is
   *correct* when outcome and end node are as expected (and, for imported tests, every expected final
   value); ``ecr`` = complete / runs, ``c_tsr`` = correct / complete, ``tsr`` = correct / runs.
+
+Unrealised scenarios (``scenario.realized`` false: the SOP itself cannot follow the journey, e.g. a
+condition reads a misspelt name) are COUNTED AS FAILURES, not left out: their expected values come
+from the journey, and every accuracy flag of such a run (tta, tca, path, leaf, correct) is 0 whatever
+the agent did, so a broken SOP can never get a perfect score. ``complete`` stays honest (ECR says
+whether runs ended by themselves). Each aggregate carries ``unrealized``, the number of such runs.
+
+``summarize`` always reports the three scenario types (plus any other type seen, e.g. imported); a
+type without runs has ``runs`` 0, ``unrealized`` 0 and every other metric None.
 """
 
 from __future__ import annotations
 
+from .scenarios import TYPES
 from .trace import Trace
 
 INCOMPLETE = frozenset(("turn-limit", "stopped"))
-KEYS = ("ujcs", "tta", "tca", "path_accuracy", "leaf_accuracy", "ecr", "c_tsr", "tsr", "runs")
+RATES = ("ujcs", "tta", "tca", "path_accuracy", "leaf_accuracy", "ecr", "c_tsr", "tsr")
+KEYS = (*RATES, "runs", "unrealized")
 
 
 def tool_call_accuracy(actual: list, expected: list) -> tuple[int, float]:
@@ -44,17 +55,21 @@ def run_metrics(trace: Trace, scenario) -> dict:
                and trace.end_node == expected.get("end_node")
                and all(trace.variables.get(k) == v
                        for k, v in (scenario.expected_values or {}).items()))
-    return {"scenario": scenario.id, "type": scenario.type, "tta": tta, "tca": tca,
-            "path": trace.path == want_path,
-            "leaf": bool(trace.path) and bool(want_path) and trace.path[-1] == want_path[-1],
-            "complete": complete, "correct": bool(correct), "outcome": trace.outcome,
-            "expected_outcome": expected.get("outcome")}
+    realized = bool(getattr(scenario, "realized", True))
+    row = {"scenario": scenario.id, "type": scenario.type, "tta": tta, "tca": tca,
+           "path": trace.path == want_path,
+           "leaf": bool(trace.path) and bool(want_path) and trace.path[-1] == want_path[-1],
+           "complete": complete, "correct": bool(correct), "outcome": trace.outcome,
+           "expected_outcome": expected.get("outcome"), "realized": realized}
+    if not realized:  # counted as a failure whatever happened (see the module docstring)
+        row.update(tta=0, tca=0.0, path=False, leaf=False, correct=False)
+    return row
 
 
 def aggregate(rows: list[dict]) -> dict:
     runs = len(rows)
     if not runs:
-        return {k: 0.0 for k in KEYS} | {"runs": 0}
+        return {k: None for k in RATES} | {"runs": 0, "unrealized": 0}
     aligned = [r for r in rows if r["tta"]]
     complete = [r for r in rows if r["complete"]]
     correct = sum(1 for r in rows if r["correct"])
@@ -66,12 +81,13 @@ def aggregate(rows: list[dict]) -> dict:
             "ecr": len(complete) / runs,
             "c_tsr": (sum(1 for r in complete if r["correct"]) / len(complete)) if complete else 0.0,
             "tsr": correct / runs,
-            "runs": runs}
+            "runs": runs,
+            "unrealized": sum(1 for r in rows if r.get("realized") is False)}
 
 
 def summarize(rows: list[dict]) -> dict:
-    """{"overall": M, "by_type": {type: M}} (types in first-seen order)."""
-    by_type: dict = {}
+    """{"overall": M, "by_type": {type: M}}: the three TYPES always, then other types seen."""
+    by_type: dict = {t: [] for t in TYPES}
     for row in rows:
         by_type.setdefault(row["type"], []).append(row)
     return {"overall": aggregate(rows), "by_type": {t: aggregate(r) for t, r in by_type.items()}}

@@ -10,9 +10,14 @@ Per journey (JourneyBench phase 4):
   number i) fails persistently with an
   error no failure edge of its node catches when the tool declares one (else its first error, else
   ``api_error``); the outcome is that failure edge's path, or ``technical-issue`` after retries.
-Expected path / tool trace / end node / outcome come from the reference walk (walk.py);
-``realized`` says whether the correct scenario's walk follows its journey (it may not when
-conditions along the path contradict each other).
+Expected path / tool trace / end node / outcome come from the reference walk (walk.py).
+``realized`` says whether the correct scenario's walk follows its journey. It may not: conditions
+along the path contradict each other, or the SOP is broken (a condition reads a misspelt name).
+Then the expectations come from the JOURNEY, never from re-interpreting the broken SOP: a correct
+scenario expects the journey's path, edges and end node and that end node's outcome; the derived
+scenarios follow the journey (walk.py's journey mode) up to where their documented rule stops
+them (``blocked`` where the withheld value is asked; the failing tool's failure edge or
+``technical-issue`` after retries). Unrealised scenarios count as failed runs (metrics.py).
 """
 
 from __future__ import annotations
@@ -64,6 +69,10 @@ def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
         base.notes.append("no values found for edges: " + ", ".join(values.unsolved))
     base.expected = expected_run(cs, base.user["seed"], base.responses).to_dict()
     base.realized = base.expected["edges"] == list(journey.edges)
+    if not base.realized:
+        base.expected = _journey_expected(cs, journey, base)
+        base.notes.append("the SOP cannot follow this journey with the generated values; "
+                          "expected results come from the journey")
     built = {"correct": base}
     withheld = _withheld(cs, journey, base, number)
     if withheld is not None:
@@ -73,6 +82,16 @@ def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
     if failing is not None:
         built["failing-function"] = _derive(cs, base, number, "failing-function", failing=failing)
     return [built[t] for t in types if t in built]
+
+
+def _journey_expected(cs: CompiledSop, journey: Journey, base: Scenario) -> dict:
+    """What a correct run of `journey` gives: its path and end node, that node's outcome (the tool
+    trace is the journey-following walk's)."""
+    walked = expected_run(cs, base.user["seed"], base.responses, journey=journey.edges).to_dict()
+    end = journey.nodes[-1]
+    node = cs.nodes[end].node
+    return dict(walked, path=list(journey.nodes), edges=list(journey.edges), end_node=end,
+                outcome=(node.outcome or "resolved") if node.kind == "end" else None)
 
 
 def _derive(cs: CompiledSop, base: Scenario, number: int, kind: str, withheld=None,
@@ -85,7 +104,8 @@ def _derive(cs: CompiledSop, base: Scenario, number: int, kind: str, withheld=No
         entries.append({"error": failing["error"]})
     if withheld is not None:
         seed.pop(withheld, None)
-    expected = expected_run(cs, seed, responses, withheld).to_dict()
+    follow = None if base.realized else base.journey["edges"]
+    expected = expected_run(cs, seed, responses, withheld, journey=follow).to_dict()
     return Scenario(f"j{number}-{kind}", kind, base.journey, {"seed": seed}, responses, expected,
                     withheld=withheld, failing=failing, realized=base.realized)
 

@@ -4,6 +4,15 @@ An independent, compact interpreter of DESIGN §2 used to compute a scenario's e
 trace (with arguments), end node and outcome; the orchestrator with the scripted agent must agree
 with it (tests check that). It ignores conversation turns: an expected trace assumes the turn
 limit is not reached.
+
+With `journey` (edge ids) the walk FOLLOWS that journey instead of evaluating conditions: at each
+node the journey's next edge is taken (a failure edge as soon as a tool fails), the attempts bound
+and `branching: all` are ignored, and a tool whose required arguments cannot be filled is still
+called with what is known (unless a value is withheld: then the run is blocked, as documented for
+missing-parameter scenarios). A tool failure the journey does not take is handled as the SOP says
+(failure edge or retries); leaving the journey that way ends the following. This gives the expected
+run of a scenario whose journey the SOP itself cannot realise (a broken condition, contradictory
+conditions): the journey, not a re-interpretation of the broken SOP, says what should happen.
 """
 
 from __future__ import annotations
@@ -38,8 +47,8 @@ class _Stop(Exception):
 
 
 def expected_run(cs: CompiledSop, seed: dict, responses: dict,
-                 withheld: str | None = None) -> Expected:
-    walk = _Walk(cs, seed, responses, withheld)
+                 withheld: str | None = None, journey: list | tuple | None = None) -> Expected:
+    walk = _Walk(cs, seed, responses, withheld, journey)
     try:
         walk.run()
     except _Stop as stop:
@@ -49,8 +58,9 @@ def expected_run(cs: CompiledSop, seed: dict, responses: dict,
 
 
 class _Walk:
-    def __init__(self, cs, seed, responses, withheld):
+    def __init__(self, cs, seed, responses, withheld, journey=None):
         self.cs, self.seed, self.withheld = cs, seed, withheld
+        self.journey = list(journey) if journey is not None else None  # None: not following
         self.tools = MockTools(cs.tools, responses)
         self.env: dict = {}
         self.visits: dict = {}
@@ -63,9 +73,23 @@ class _Walk:
             node_id = self._node(node_id)
         raise _Stop("turn-limit")
 
+    def _next_edge(self, node_id: str, failure: bool = False):
+        """The journey's next edge if it leaves `node_id` (of the given kind), else None."""
+        if self.journey is None or len(self.out.edges) >= len(self.journey):
+            return None
+        cedge = self.cs.edges.get(self.journey[len(self.out.edges)])
+        if cedge is None or cedge.edge.source != node_id:
+            return None
+        if failure and cedge.edge.on != "failure":
+            return None
+        return cedge
+
     def _enter(self, target: str, edge_id: str | None) -> str:
+        if self.journey is not None and edge_id is not None and \
+                self.journey[len(self.out.edges):len(self.out.edges) + 1] != [edge_id]:
+            self.journey = None  # the scenario itself leads off the journey (a failing tool)
         count = self.visits.get(target, 0) + 1
-        if count > self.cs.nodes[target].node.attempts:
+        if count > self.cs.nodes[target].node.attempts and self.journey is None:
             raise _Stop("technical-issue")
         self.visits[target] = count
         self.out.path.append(target)
@@ -83,6 +107,8 @@ class _Walk:
             failure = self._tool(cnode, name)
             if failure is not None:
                 return self._enter(failure.target, failure.id)
+        if cnode.node.kind == "end" and self.journey is not None:
+            raise _Stop(cnode.node.outcome or "resolved", node_id)
         if cnode.node.kind == "end":
             while self.branches and not self.branches[-1]:
                 self.branches.pop()
@@ -91,6 +117,9 @@ class _Walk:
             edge = self.branches[-1].pop()
             return self._enter(edge.target, edge.id)
         run_sets(cnode, self.env)
+        forced = self._next_edge(node_id)
+        if forced is not None:
+            return self._enter(forced.target, forced.id)
         chosen = choose_success(cnode, self.env)
         if not chosen:
             raise _Stop("technical-issue")
@@ -103,7 +132,7 @@ class _Walk:
         if tool is None or not guard_holds(cnode, name, self.env):
             return None
         arguments, missing = tool_arguments(self.cs, cnode, tool, self.env)
-        if missing:
+        if missing and (self.journey is None or self.withheld is not None):
             raise _Stop("blocked")
         for _ in range(cnode.node.attempts):
             self.out.tool_trace.append({"tool": name, "arguments": arguments})
@@ -111,7 +140,8 @@ class _Walk:
             if "error" not in result:
                 self.env.update(result.get("outputs") or {})
                 return None
-            edge = choose_failure(cnode, {**self.env, "error": result["error"], "tool": name})
+            edge = self._next_edge(cnode.node.id, failure=True) or \
+                choose_failure(cnode, {**self.env, "error": result["error"], "tool": name})
             if edge is not None:
                 return edge
         raise _Stop("technical-issue")

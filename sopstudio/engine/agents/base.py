@@ -25,6 +25,7 @@ rejection: a message string (code "guardrail") or a ``(code, message)`` tuple). 
 event, appends the message to ``ctx.reflections`` for the agent's next call, and after
 ``max_rejections`` (2) consecutive retries the run ends gracefully with outcome technical-issue.
 An agent may raise ``AgentError`` (timeout, unusable model output): it counts as a rejection.
+An unreachable model (``llm_client.ModelUnreachable``) is not an AgentError: it ends the run.
 
 Agents with ``static = True`` (SPA) are not confined to a node: every SOP tool is offered and
 allowed, edges are not evaluated, and ``finish`` ends the run (violations are measured by metrics,

@@ -129,10 +129,13 @@ def reply_action(reply: ModelReply, names: FunctionNames, controls: dict[str, Co
 
 
 def ask_model(client: Any, messages: list[dict], functions: list[dict]) -> ModelReply:
-    """One model call; transport failures become AgentError (a rejection, then a retry)."""
+    """One model call; transport failures become AgentError (a rejection, then a retry), except
+    an unreachable endpoint (code "connection"), which ends the run: retrying cannot help."""
     try:
         return client.complete(messages, functions)
     except LLMError as error:
+        if error.code == "connection":
+            raise
         raise AgentError(f"The model call failed ({error.code}): {error}", error.code) from None
 
 
