@@ -31,10 +31,14 @@ def test_import_dot_then_export_every_format(tmp_path):
     sop_path = tmp_path / "tau2.sop.json"
     assert run(["import", str(TAU2), "--from", "dot", "-o", str(sop_path)]) == 0
     for fmt in ("dot", "svg", "png", "mermaid", "journeybench", "text", "sop-text",
-                "spa-prompt", "dpa-prompts", "openai-tools", "toolspecs", "json"):
+                "spa-prompt", "dpa-prompts", "json"):
         out = tmp_path / f"out.{fmt}"
         assert run(["export", str(sop_path), "--to", fmt, "-o", str(out)]) == 0
         assert out.stat().st_size > 0
+    for fmt in ("openai-tools", "toolspecs"):  # a flowchart has no tools: refused, no file
+        out = tmp_path / f"out.{fmt}"
+        assert run(["export", str(sop_path), "--to", fmt, "-o", str(out)]) == 1
+        assert not out.exists()
     assert (tmp_path / "out.png").read_bytes()[:4] == b"\x89PNG"
     assert load_sop(tmp_path / "out.json") == load_sop(sop_path)
 

@@ -24,6 +24,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    if not args.output.strip():
+        raise FormatError("no output path (give a file name with -o, or '-' for standard output)")
     sop = load_or_exit(args.file)
     data = export_sop(sop, args.fmt)
     if args.output == "-":

@@ -1,8 +1,8 @@
 """`sopstudio import SRC [--from FORMAT] -o OUT.sop.json`: any supported format to a .sop.json.
 
 The format is guessed from the content unless `--from` names it; notes the author should confirm
-(derived variable and tool names, lines kept as notes) are printed on stderr. Nothing is written
-unless the import succeeds.
+(derived variable and tool names, lines kept as notes, a count of validation errors) are
+printed on stderr. Nothing is written unless the import succeeds.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import sys
 
 from ..core.io import dumps
-from ..formats import IMPORT_FORMATS, import_file, import_text, llm_complete
+from ..core.validate import ERROR, validate
+from ..formats import IMPORT_FORMATS, FormatError, import_file, import_text, llm_complete
 from ..formats.output import write_atomic
 
 NAME = "import"
@@ -31,6 +32,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    if not args.output.strip():
+        raise FormatError("no output path (give the .sop.json to write with -o)")
     complete = _lazy_model(args) if args.fmt == "prose" else None
     if args.src == "-":
         result = import_text(sys.stdin.read(), args.fmt, "<stdin>", complete)
@@ -40,7 +43,10 @@ def run(args) -> int:
     sop = result.sop
     print(f"imported {args.src} ({result.format}): {len(sop.nodes)} nodes, {len(sop.edges)} "
           f"edges, {len(sop.tools)} tools -> {args.output}")
-    for note in result.notes:
+    errors = sum(issue.severity == ERROR for issue in validate(sop))
+    notes = result.notes + ([f"{errors} validation error{'s' * (errors != 1)} — run sopstudio "
+                             f"validate {args.output}"] if errors else [])
+    for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return 0
 

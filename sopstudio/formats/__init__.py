@@ -55,18 +55,41 @@ def _strip_comments(text: str) -> str:
     return "\n".join(lines)
 
 
+def _is_dpa_prompts(data: dict) -> bool:
+    """Our `dpa-prompts` export: {sop, start, nodes: [{prompt, transitions, ...}]}."""
+    nodes = data.get("nodes")
+    return "sop" in data and isinstance(nodes, list) and any(
+        isinstance(n, dict) and ("transitions" in n or "prompt" in n) for n in nodes)
+
+
+def _is_journeybench(data: dict) -> bool:
+    """Its own marker keys: `task_name` / `responsePathways` on the graph or on its nodes."""
+    marks = ("task_name", "responsePathways", "task_description")
+    nodes = data.get("nodes")
+    return any(k in data for k in marks) or (isinstance(nodes, list) and (not nodes or any(
+        isinstance(n, dict) and any(k in n for k in marks) for n in nodes)))
+
+
 def _guess_json(data) -> str:
     if isinstance(data, dict):
         if data.get("format") == "sopstudio":
             return "json"
+        if "format" in data and "sop" in data:
+            raise FormatError(f"format: unknown format {data['format']!r} (expected "
+                              "'sopstudio')", 1)
+        if _is_dpa_prompts(data):
+            raise FormatError("this is a dpa-prompts export (prompts for an agent), which "
+                              "cannot be imported; import the .sop.json it came from", 1)
         if "toolSpec" in data or "toolConfig" in data:
             return "toolspecs"
-        if "nodes" in data or "task_name" in data or "responsePathways" in data:
+        if _is_journeybench(data):
             return "journeybench"
         if data.get("type") == "function" or "function" in data:
             return "openai-tools"
         tools = data.get("tools")
         data = tools if isinstance(tools, list) else [data]
+    if data == []:
+        raise FormatError("the JSON list is empty: there is nothing to import", 1)
     if isinstance(data, list) and data and all(isinstance(i, dict) for i in data):
         if all("toolSpec" in i for i in data):
             return "toolspecs"

@@ -2,13 +2,16 @@
 
 Import follows the flowchart rules of `flowgraph` (diamonds and multi-labelled exits are
 decisions, nodes with no way out are ends); node and edge counts of the source are preserved.
+Our export writes each edge's condition as its label (and a `when` attribute; the author's label
+is the tooltip), failure edges dashed with `on=failure`, and a step's tools / asks / attempt limit
+as node attributes; import prefers those over the flowchart heuristics (see `flowmeta`).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..core.model import SOP, Edge, Node
+from ..core.model import SOP, Node
 from .base import ImportResult
 from .flowgraph import build_flow_sop
 from .graphviz_io import _pgv, parse_dot
@@ -24,11 +27,21 @@ def clean_label(text: str | None, fallback: str) -> str:
 def import_dot(text: str, source: str = "<paste>") -> ImportResult:
     graph = parse_dot(text)
     names = [str(n) for n in graph.nodes()]
-    edges = [(str(e[0]), str(e[1]), clean_label(e.attr.get("label"), "")) for e in graph.edges()]
+    raw_edges = list(graph.edges())
+    edges = [(str(e[0]), str(e[1]), clean_label(e.attr.get("label"), "")) for e in raw_edges]
+    # our export's `when` / `on` attributes say exactly what the label only shows
+    hints = {i: clean_label(e.attr.get("when"), "") or None for i, e in enumerate(raw_edges)
+             if e.attr.get("when") is not None}
+    failures = {i for i, e in enumerate(raw_edges) if e.attr.get("on") == "failure"}
     titles = {n: clean_label(graph.get_node(n).attr.get("label"), n) for n in names}
     diamonds = {n for n in names if graph.get_node(n).attr.get("shape") == "diamond"}
+    meta = {n: {k: graph.get_node(n).attr.get(k) or "" for k in _NODE_ATTRS} for n in names}
     title = clean_label(graph.graph_attr.get("label"), graph.name or "Imported flowchart")
-    return build_flow_sop(names, titles, diamonds, edges, graph.name or "flowchart", title, "dot")
+    return build_flow_sop(names, titles, diamonds, edges, graph.name or "flowchart", title, "dot",
+                          hints, failures, meta)
+
+
+_NODE_ATTRS = ("tools", "ask", "say", "max_attempts", "outcome")
 
 
 # ---------------------------------------------------------------- export
@@ -48,18 +61,24 @@ def build_graph(sop: SOP):
     for node in sop.nodes:
         shape = "oval" if node.kind == "end" or node.id == sop.start else "box"
         shape = "diamond" if is_decision(sop, node) else shape
-        graph.add_node(node.id, label=node.title or node.id, shape=shape)
+        graph.add_node(node.id, label=node.title or node.id, shape=shape, **_node_attrs(node))
     for edge in sop.edges:
-        attrs = {"label": _edge_label(edge), "id": edge.id}
+        # the condition is the label (what re-import reads); the author's wording a tooltip
+        attrs = {"label": edge.when or edge.label, "id": edge.id, "when": edge.when or ""}
+        if edge.label and edge.when:
+            attrs["tooltip"] = edge.label
         if edge.on == "failure":
-            attrs["style"] = "dashed"
+            attrs.update(style="dashed", on="failure")
         graph.add_edge(edge.source, edge.target, **attrs)  # `id` keeps parallel edges apart
     return graph
 
 
-def _edge_label(edge: Edge) -> str:
-    text = edge.label or ("" if edge.when is None else edge.when)
-    return f"on failure: {text}".strip(": ") if edge.on == "failure" else text
+def _node_attrs(node: Node) -> dict[str, str]:
+    """The step's actions as custom attributes (Graphviz ignores them; our import reads them)."""
+    attrs = {"tools": ",".join(node.tools), "ask": ",".join(node.ask), "say": node.say or "",
+             "max_attempts": str(node.max_attempts or ""),
+             "outcome": node.outcome or "" if node.kind == "end" else ""}
+    return {k: v for k, v in attrs.items() if v}
 
 
 def export_dot(sop: SOP) -> str:

@@ -12,6 +12,7 @@ import re
 
 from ..core.model import SOP, Edge, Node, Variable
 from .base import ImportResult, quote, snake, unique
+from .flowmeta import apply_node_meta, declare_condition_names, expression_hint
 from .pseudo.words import name_from
 
 _YES = re.compile(r"^\s*(?:yes|y|true)\b", re.IGNORECASE)
@@ -20,7 +21,15 @@ FlowEdge = tuple[str, str, str]  # (source name, target name, label)
 
 
 def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
-                   edges: list[FlowEdge], sop_id: str, title: str, fmt: str) -> ImportResult:
+                   edges: list[FlowEdge], sop_id: str, title: str, fmt: str,
+                   hints: dict[int, str | None] | None = None, failures: set[int] | None = None,
+                   node_meta: dict[str, dict[str, str]] | None = None) -> ImportResult:
+    """`hints`: edge index -> condition known from our export (None = unconditional);
+    `failures`: indexes of failure edges; `node_meta`: DOT attributes of our export."""
+    hints, failures = dict(hints or {}), failures or set()
+    for index, edge in enumerate(edges):  # a label that is already a condition is kept
+        if index not in hints and expression_hint(edge[2]) is not None:
+            hints[index] = expression_hint(edge[2])
     notes: list[str] = []
     nodes = {name: _node(name, titles.get(name) or name, edges) for name in names}
     variables: list[Variable] = []
@@ -28,15 +37,22 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
     sop_edges = []
     for name in names:
         exits = [(i, e) for i, e in enumerate(edges) if e[0] == name]
-        whens = _conditions(nodes[name], exits, name in diamonds, variables, taken, notes)
-        if len(exits) - len(whens) >= 2:  # several unconditional exits: follow them all
-            nodes[name].branching = "all"
-        sop_edges += [Edge(id=f"e{i + 1}", source=src, target=dst, label=label, when=whens.get(i))
+        success = [(i, e) for i, e in exits if i not in failures]
+        whens = {} if any(i in hints for i, _ in success) else \
+            _conditions(nodes[name], success, name in diamonds, variables, taken, notes)
+        whens.update({i: hints[i] for i, _ in exits if i in hints})
+        if sum(whens.get(i) is None for i, _ in success) >= 2:  # several unconditional exits
+            nodes[name].branching = "all"  # follow them all
+        sop_edges += [Edge(id=f"e{i + 1}", source=src, target=dst, label=label, when=whens.get(i),
+                           on="failure" if i in failures else "success")
                       for i, (src, dst, label) in exits]
     sop_edges.sort(key=lambda e: int(e.id[1:]))
     sop = SOP(id=snake(sop_id or "flowchart").replace("_", "-"), title=title,
               start=_start(names, edges), variables=variables, nodes=list(nodes.values()),
               edges=sop_edges)
+    if node_meta:
+        apply_node_meta(sop, node_meta)
+    declare_condition_names(sop, notes)
     return ImportResult(sop, notes, fmt)
 
 

@@ -5,7 +5,9 @@ Import: nodes become task nodes (`task_name` -> title, `task_description` -> ins
 node when no tool outputs them), `responseData` the outputs (`Must be one of: 'a', 'b'` -> enum),
 a tool `condition` the node's `tool_when`; `responsePathways` become edges whose `{var}`
 conditions are translated into our expression language; a node with no way out is an end node.
-Export writes the same shape back; `else` becomes the negation of its siblings.
+Export writes the same shape back; `else` becomes the negation of its siblings. Our extensions,
+which JourneyBench readers ignore: pathway `"onFailure": true`, node `"maxAttempts"`, tool
+`"errors"`; say / ask / set travel as `Say: ...`, `Ask the user for x`, `Set x = ...` steps.
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ def import_journeybench(text: str, source: str = "<paste>") -> ImportResult:
     nodes = [_node(raw, produced, notes) for raw in raw_nodes]
     edges = _edges(raw_nodes, data.get("edges") or [], nodes, notes)
     variables = _variables(raw_nodes, produced)
+    declared = {v.name for v in variables} | produced
+    for name in dict.fromkeys(a for n in nodes for a in n.ask):  # asked in a step, not a tool
+        if name not in declared:
+            variables.append(Variable(name=name))
     _mark_ends(nodes, edges)
     sop = SOP(id=snake(data.get("title") or "journeybench", "sop").replace("_", "-"),
               title=str(data.get("title") or "Imported JourneyBench graph"),
@@ -66,12 +72,18 @@ def _tools(raw_nodes: list[dict], notes: list[str]) -> tuple[dict[str, Tool], se
     tools: dict[str, Tool] = {}
     for raw in raw_nodes:
         for spec in raw.get("tools") or []:
-            name = snake(str(spec.get("name") or "tool"), "tool")
+            name = _tool_name(spec)
             if name != spec.get("name"):
                 notes.append(f"tool '{spec.get('name')}' renamed '{name}' — confirm the name")
             tools.setdefault(name, _tool(name, spec))
     produced = {o.name for t in tools.values() for o in t.outputs}
     return tools, produced
+
+
+def _tool_name(spec: dict) -> str:
+    """A name that is already an identifier (`getPatientId`) is kept; others are snake-cased."""
+    name = str(spec.get("name") or "tool")
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else snake(name, "tool")
 
 
 def _tool(name: str, spec: dict) -> Tool:
@@ -86,10 +98,12 @@ def _tool(name: str, spec: dict) -> Tool:
                           type=_declared_type(str(r.get("context") or "")))
                for r in spec.get("responseData") or [] if r.get("name")]
     extra = {"body": spec["body"]} if spec.get("body") is not None else {}
+    errors = spec.get("errors")  # our extension: the error codes a failure branch can test
     return Tool(name=name, description=str(spec.get("tool_description") or ""),
                 method=str(spec.get("method") or "GET"), url=str(spec.get("url") or ""),
                 parameters={"type": "object", "properties": props, "required": required},
-                outputs=outputs, **extra)
+                outputs=outputs, errors=[str(e) for e in errors] if isinstance(errors, list)
+                else [], **extra)
 
 
 def _json_type(value: Any) -> str:
@@ -113,10 +127,13 @@ def _enum(context: str) -> list | None:
 def _node(raw: dict, produced: set[str], notes: list[str]) -> Node:
     steps = raw.get("steps") or []
     steps = steps.splitlines() if isinstance(steps, str) else [str(s) for s in steps]
+    attempts = raw.get("maxAttempts")  # our extension
     node = Node(id=str(raw["id"]), title=str(raw.get("task_name") or raw["id"]),
-                instructions=str(raw.get("task_description") or ""), steps=steps)
+                instructions=str(raw.get("task_description") or ""), steps=steps,
+                max_attempts=attempts if isinstance(attempts, int) and attempts >= 1 else None)
+    _read_steps(node)
     for spec in raw.get("tools") or []:
-        name = snake(str(spec.get("name") or "tool"), "tool")
+        name = _tool_name(spec)
         node.tools = [*node.tools, name]
         condition = _condition_text(spec.get("condition"))
         if condition:
@@ -126,6 +143,26 @@ def _node(raw: dict, produced: set[str], notes: list[str]) -> Node:
             if vname not in produced and vname not in node.ask:
                 node.ask = [*node.ask, vname]
     return node
+
+
+_ASK_STEP = re.compile(r"^Ask the user for ([A-Za-z_][\w]*)$")
+_SET_STEP = re.compile(r"^Set ([A-Za-z_][\w.]*) = (.+)$")
+
+
+def _read_steps(node: Node) -> None:
+    """The steps our export writes for say / ask / set become those actions again."""
+    kept = []
+    for step in node.steps:
+        ask, assign = _ASK_STEP.match(step), _SET_STEP.match(step)
+        if step.startswith("Say: ") and node.say is None:
+            node.say = step[5:]
+        elif ask:
+            node.ask = [*node.ask, ask.group(1)]
+        elif assign:
+            node.set = {**node.set, assign.group(1): assign.group(2)}
+        else:
+            kept.append(step)
+    node.steps = kept
 
 
 def _condition_text(condition: Any) -> str | None:
@@ -157,6 +194,7 @@ def _edges(raw_nodes, raw_edges, nodes, notes) -> list[Edge]:
             when = _condition_text(path.get("conditions"))
             edges.append(Edge(id=f"e{len(edges) + 1}", source=str(raw["id"]), target=target,
                               label=labels.pop((str(raw["id"]), target), ""),
+                              on="failure" if path.get("onFailure") is True else "success",
                               when=_checked(when, str(raw["id"]), notes) if when else None))
     for (source, target), label in labels.items():  # edges no pathway mentions
         edges.append(Edge(id=f"e{len(edges) + 1}", source=source, target=target, label=label))
@@ -214,10 +252,13 @@ def _export_node(sop: SOP, node: Node) -> dict:
         steps.append(f"Say: {node.say}")
     steps += [f"Ask the user for {name}" for name in node.ask]
     steps += [f"Set {name} = {expr}" for name, expr in node.set.items()]
-    return {"id": node.id, "task_name": node.title or node.id,
-            "task_description": node.instructions, "steps": steps,
-            "responsePathways": [_pathway(sop, edge) for edge in sop.out_edges(node.id)],
-            "tools": [_export_tool(sop, name, node) for name in node.tools]}
+    raw = {"id": node.id, "task_name": node.title or node.id,
+           "task_description": node.instructions, "steps": steps,
+           "responsePathways": [_pathway(sop, edge) for edge in sop.out_edges(node.id)],
+           "tools": [_export_tool(sop, name, node) for name in node.tools]}
+    if node.max_attempts:  # our extension; JourneyBench readers ignore unknown keys
+        raw["maxAttempts"] = node.max_attempts
+    return raw
 
 
 def _pathway(sop: SOP, edge: Edge) -> dict:
@@ -227,7 +268,10 @@ def _pathway(sop: SOP, edge: Edge) -> dict:
                     if e.on == edge.on and e.when and not e.is_else]
         when = "not (" + " || ".join(f"({w})" for w in siblings) + ")" if siblings else None
     conditions = [{"algebraicExpression": when}] if when else []
-    return {"conditions": conditions, "nextNodeId": edge.target}
+    path = {"conditions": conditions, "nextNodeId": edge.target}
+    if edge.on == "failure":  # our extension: taken when the step's tool call fails
+        path["onFailure"] = True
+    return path
 
 
 def _export_tool(sop: SOP, name: str, node: Node) -> dict:
@@ -239,7 +283,8 @@ def _export_tool(sop: SOP, name: str, node: Node) -> dict:
             "extractVars": [{"variableName": p, "type": (spec or {}).get("type", "string"),
                              "description": (spec or {}).get("description", "")}
                             for p, spec in props.items()],
-            "responseData": [{"name": o.name, "context": _context(o)} for o in tool.outputs]}
+            "responseData": [{"name": o.name, "context": _context(o)} for o in tool.outputs],
+            "errors": list(tool.errors)}
 
 
 def _context(output: ToolOutput) -> str:

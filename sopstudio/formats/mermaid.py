@@ -39,6 +39,10 @@ def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
                           (first or 0) + 1)
     state = _State()
     for lineno, line in enumerate(lines[first + 1:], first + 2):
+        meta = _META.match(line)
+        if meta:  # our export's `%% @node id tools=a,b ask=x max_attempts=3`
+            state.meta[meta.group(1)] = dict(re.findall(r"(\w+)=(\S*)", meta.group(2)))
+            continue
         for statement in _split_statements(line):
             if statement.strip() and not _IGNORED.match(statement) \
                     and not _SUBGRAPH.match(statement):
@@ -46,7 +50,11 @@ def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
     if not state.names:
         raise FormatError("Mermaid: the flowchart has no nodes", first + 1)
     return build_flow_sop(state.names, state.titles, state.diamonds, state.edges, "flowchart",
-                          "Imported flowchart", "mermaid")
+                          "Imported flowchart", "mermaid", failures=state.failures,
+                          node_meta=state.meta)
+
+
+_META = re.compile(r"^\s*%%\s*@node\s+(\S+)\s*(.*)$")
 
 
 def _split_statements(line: str) -> list[str]:
@@ -67,6 +75,8 @@ class _State:
         self.titles: dict[str, str] = {}
         self.diamonds: set[str] = set()
         self.edges: list[tuple[str, str, str]] = []
+        self.failures: set[int] = set()  # indexes of dotted links (`-.->`): failure edges
+        self.meta: dict[str, dict[str, str]] = {}
 
     def add(self, name: str, title: str | None, diamond: bool) -> None:
         if name not in self.titles:
@@ -83,12 +93,16 @@ def _statement(text: str, lineno: int, state: _State) -> None:
     group, pos = _node_group(text, pos, lineno, state)
     groups.append(group)
     while pos < len(text.rstrip()):
-        label, pos = _link(text, pos, lineno)
+        label, dotted, pos = _link(text, pos, lineno)
         group, pos = _node_group(text, pos, lineno, state)
         groups.append(group)
-        labels.append(label)
-    for (sources, targets), label in zip(zip(groups, groups[1:]), labels):
-        state.edges += [(s, t, label) for s in sources for t in targets]
+        labels.append((label, dotted))
+    for (sources, targets), (label, dotted) in zip(zip(groups, groups[1:]), labels):
+        for source in sources:
+            for target in targets:
+                if dotted:
+                    state.failures.add(len(state.edges))
+                state.edges.append((source, target, label))
 
 
 def _node_group(text: str, pos: int, lineno: int, state: _State) -> tuple[list[str], int]:
@@ -131,13 +145,14 @@ def _at(text: str, pos: int) -> str:
     return f"at '{rest}'" if rest else "at the end of the line"
 
 
-def _link(text: str, pos: int, lineno: int) -> tuple[str, int]:
+def _link(text: str, pos: int, lineno: int) -> tuple[str, bool, int]:
+    """(label, dotted, position after the link)."""
     match = _ARROW.match(text, pos)
     if match:
-        return _clean(match.group(2) or ""), match.end()
+        return _clean(match.group(2) or ""), "." in match.group(1), match.end()
     match = _TEXT_ARROW.match(text, pos)
     if match:
-        return _clean(match.group(1)), match.end()
+        return _clean(match.group(1)), match.group(0).lstrip().startswith("-."), match.end()
     raise FormatError(f"Mermaid: expected a link such as '-->' {_at(text, pos)}", lineno)
 
 
@@ -163,12 +178,21 @@ def export_mermaid(sop: SOP) -> str:
         else:
             shape = f"[{label}]"
         lines.append(f"    {ids[node.id]}{shape}")
+        lines += _meta_line(ids[node.id], node)
     for edge in sop.edges:
-        label = edge.label or ("" if edge.when is None else edge.when)
+        label = edge.when or edge.label  # the condition is what re-import reads
         arrow = "-.->" if edge.on == "failure" else "-->"
         text = f"|{_text(label)}|" if label else ""
         lines.append(f"    {ids[edge.source]} {arrow}{text} {ids[edge.target]}")
     return "\n".join(lines) + "\n"
+
+
+def _meta_line(mermaid_id: str, node) -> list[str]:
+    """A comment Mermaid ignores and our import reads: the step's tools, asks, attempt limit."""
+    pairs = {"tools": ",".join(node.tools), "ask": ",".join(node.ask),
+             "max_attempts": str(node.max_attempts or "")}
+    text = " ".join(f"{k}={v}" for k, v in pairs.items() if v)
+    return [f"    %% @node {mermaid_id} {text}"] if text else []
 
 
 def _safe_ids(sop: SOP) -> dict[str, str]:

@@ -76,10 +76,18 @@ def openai_tool(tool: Tool) -> dict:
                          "parameters": tool.parameters}}
 
 
+def _require_tools(sop: SOP, fmt: str) -> None:
+    """An empty list would not import back (nor mean anything to a tool runner): refuse."""
+    if not sop.tools:
+        raise FormatError(f"{fmt}: SOP '{sop.id}' has no tools, so there is nothing to export")
+
+
 def export_openai_tools(sop: SOP) -> str:
+    _require_tools(sop, "openai-tools")
     return dump_json([openai_tool(t) for t in sop.tools])
 
 
 def export_toolspecs(sop: SOP) -> str:
+    _require_tools(sop, "toolspecs")
     return dump_json([{"toolSpec": {"name": t.name, "description": t.description,
                                     "inputSchema": {"json": t.parameters}}} for t in sop.tools])

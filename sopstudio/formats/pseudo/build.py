@@ -10,20 +10,25 @@ from __future__ import annotations
 import re
 
 from ...core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from .. import _expr
 from ..base import FormatError, ImportResult, snake, unique
 from . import words
-from .conditions import Condition, translate, unify_phrases
+from .conditions import (Condition, failure_when, literals, needs_default, translate,
+                         unify_phrases, widen)
 from .lines import Action, Chain, clean_lines, statements, tree
+from .shape import check_shape
 
 _TITLE = re.compile(r"^\s*(?:#+\s*|title:\s*)(.+)$", re.IGNORECASE)
-Pending = tuple[str, "str | None", str]  # (source node id, when, label)
+Pending = tuple[str, "str | None", str, str]  # (source node id, when, label, on)
 
 
 def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
     title, text = _split_title(text)
-    items = tree(clean_lines(text))
-    if not items:
+    lines = clean_lines(text)
+    if not lines:
         raise FormatError("no SOP lines found (the text is empty)", 1)
+    check_shape(text, lines)
+    items = tree(lines)
     builder = _Builder()
     loose = builder.sequence(statements(items)[0], [], [], None)
     builder.close(loose)
@@ -55,6 +60,7 @@ class _Builder:
         self.ids: set[str] = set()
         self.subjects: dict[str, tuple[str, str]] = {}  # node id -> (variable, producer kind)
         self.orphans: list[str] = []  # notes seen before any node exists
+        self.jumps: dict[str, int] = {}  # `go to [id]` target -> line, checked at the end
 
     # ------------------------------------------------------------ statements
     def sequence(self, stmts: list, pending: list[Pending], asked: list[str],
@@ -67,12 +73,23 @@ class _Builder:
             if isinstance(stmt, Chain):
                 pending = self.chain(stmt, pending, asked, last_tool)
                 continue
-            for part in words.split_compound(stmt.text):
-                node = self.action(stmt.lineno, part, asked, pending)
+            target = words.goto_target(stmt.text)
+            if target is not None:  # a loop back (or jump) to a step marked [id]
+                self.jumps.setdefault(target, stmt.lineno)
+                self.connect(pending, target)
+                pending, ended = [], self.nearest()
+                continue
+            text, node_id, attempts = words.split_annotation(stmt.text)
+            # a marked line (our export) is one step; otherwise each action is its own step
+            groups = [words.split_compound(text)] if node_id else \
+                [[part] for part in words.split_compound(text)]
+            for parts in groups:
+                node = self.action(stmt.lineno, parts, asked, pending, node_id)
+                node.max_attempts = attempts
                 self.connect(pending, node.id)
                 last_tool = node.tools[-1] if node.tools else last_tool
                 asked += node.ask
-                pending = [] if node.kind == "end" else [(node.id, None, "")]
+                pending = [] if node.kind == "end" else [(node.id, None, "", "success")]
                 if node.kind == "end":
                     ended = node
                     break
@@ -80,57 +97,96 @@ class _Builder:
 
     def chain(self, chain: Chain, pending: list[Pending], asked: list[str],
               last_tool: str | None) -> list[Pending]:
-        if chain.branches[0].condition == "else":
+        success = [b for b in chain.branches if b.on == "success"]
+        failure = [b for b in chain.branches if b.on == "failure"]
+        if success and success[0].condition == "else":
             self._note_lines(self.nearest(), chain, "an 'else' with no 'if' before it")
             return pending
-        source = self._chain_source(chain, pending)
+        if not success:  # failure branches only: the step's success path goes on below them
+            if len(pending) != 1 or pending[0][1] is not None:
+                self._note_lines(self.nearest(), chain, "an 'on failure' with no step before it")
+                return pending
+            source = self.node_by_id(pending[0][0])
+            return pending + self.failures(failure, source, asked, last_tool)
+        source = self._chain_source(success[0], pending)
         subject = self.subjects.get(source.id, (None, ""))[0]
-        conds = unify_phrases([translate(b.condition, subject) for b in chain.branches], subject)
+        conds = unify_phrases([translate(b.condition, subject) for b in success], subject)
         loose: list[Pending] = []
-        for branch, cond in zip(chain.branches, conds):
+        for branch, cond in zip(success, conds):
             self.declare(cond, source, last_tool, branch.lineno, branch.condition)
-            start = [(source.id, cond.expr, branch.condition)]
+            start = [(source.id, cond.expr, branch.condition, "success")]
             loose += self.sequence(branch.body, start, asked, last_tool)
-        if not any(c.kind == "else" for c in conds) and _needs_default(conds):
-            loose.append((source.id, "else", "otherwise"))
+        if not any(c.kind == "else" for c in conds) and needs_default(conds):
+            loose.append((source.id, "else", "otherwise", "success"))
+        return loose + self.failures(failure, source, asked, last_tool)
+
+    def failures(self, branches: list, source: Node, asked: list[str],
+                 last_tool: str | None) -> list[Pending]:
+        """`on failure [if error == 'x']:` branches: failure edges; the values become the
+        errors of the step's tools."""
+        loose: list[Pending] = []
+        for branch in branches:
+            when = failure_when(branch.condition)
+            for name in source.tools:
+                tool = self.tools[name]
+                tool.errors = list(dict.fromkeys([*tool.errors, *literals(when)]))
+            start = [(source.id, when, branch.condition or "failure", "failure")]
+            loose += self.sequence(branch.body, start, asked, last_tool)
         return loose
 
-    def _chain_source(self, chain: Chain, pending: list[Pending]) -> Node:
+    def _chain_source(self, first, pending: list[Pending]) -> Node:
         if len(pending) == 1 and pending[0][1] is None:
             node = self.node_by_id(pending[0][0])
-            if not self.out_edges(node.id):
+            if not any(e.on == "success" for e in self.out_edges(node.id)):
                 return node
-        first = chain.branches[0]
         node = self.add_node(first.lineno, f"Decide: {first.condition}",
                              id_hint="decide_" + words.name_from(first.condition, "branch"))
         self.connect(pending, node.id)
         return node
 
     # ------------------------------------------------------------ nodes
-    def action(self, lineno: int, text: str, asked: list[str], pending: list[Pending]) -> Node:
-        text, node_id = words.split_annotation(text)
-        kind = words.kind_of(text)
-        node = self.add_node(lineno, text, "end" if kind == "end" else "task", node_id or "")
+    def action(self, lineno: int, parts: list[str], asked: list[str], pending: list[Pending],
+               node_id: str | None = None) -> Node:
+        """One step doing every action in `parts` (several only on a marked line)."""
+        text = " and ".join(parts)
+        kinds = [words.kind_of(part) for part in parts]
+        node = self.add_node(lineno, text, "end" if "end" in kinds else "task", node_id or "")
+        if node_id and node.id != node_id:
+            raise FormatError(f"step [{node_id}] is marked twice", lineno)
+        for part, kind in zip(parts, kinds):
+            self._act(node, lineno, part, kind, asked + node.ask, pending)
+        return node
+
+    def _act(self, node: Node, lineno: int, text: str, kind: str, asked: list[str],
+             pending: list[Pending]) -> None:
         if kind == "end":
             outcome = re.search(r"\(([\w\-]+)\)$", text)
             node.outcome = outcome.group(1) if outcome else self._outcome(pending)
         elif kind == "ask":
-            var = self.variable(words.asked_variable(text), "user", lineno, text)
-            node.ask = [var]
-            self.subjects[node.id] = (var, "user")
+            known = {p for t in self.tools.values() for p in t.parameter_names()}
+            for name in words.asked_variables(text, known):
+                node.ask = [*node.ask, self.variable(name, "user", lineno, text)]
+                self.subjects[node.id] = (name, "user")
         elif kind == "message":
             node.say = words.message_text(text)
         elif kind == "tool":
-            node.tools = [self.tool(words.tool_name(text), text, asked)]
-            self.subjects[node.id] = (words.tool_subject(text), node.tools[0])
-        else:
+            node.tools = [*node.tools, self.tool(words.tool_name(text), text, asked)]
+            self.subjects[node.id] = (words.tool_subject(text), node.tools[-1])
+        elif kind == "set":
+            name, expr = words.set_assignment(text)
+            node.set = {**node.set, name: expr}
+            self.variable(name, "set", lineno, text)
+            self.inputs_of(node, expr, lineno)
+        elif kind != "step":
             node.notes.append(f"line {lineno}: not recognised as ask / tool / message / end; "
                               f"kept as an instruction ({kind})")
             self.notes.append(f"line {lineno}: '{text}' kept as an instruction-only step")
-        return node
 
     def add_node(self, lineno: int, text: str, kind: str = "task", id_hint: str = "") -> Node:
-        node_id = unique((id_hint or words.name_from(text, "step"))[:40].strip("_"), self.ids)
+        if id_hint and kind != "end" and id_hint not in self.ids and id_hint == id_hint.strip():
+            node_id = unique(id_hint, self.ids)  # a marked id (our export) is kept whole
+        else:
+            node_id = unique((id_hint or words.name_from(text, "step"))[:40].strip("_"), self.ids)
         title = text[:1].upper() + text[1:]
         node = Node(id=node_id, title=title, kind=kind, instructions=text,
                     notes=self.orphans[:] if not self.nodes else [])
@@ -148,6 +204,21 @@ class _Builder:
                               f"{', '.join(params) or 'none'}) — confirm the name")
         return name
 
+    def inputs_of(self, node: Node, expr: str, lineno: int) -> None:
+        """Names an assignment reads that nothing supplies yet: outputs of the step's tool."""
+        outputs = {o.name for t in self.tools.values() for o in t.outputs}
+        tool = self.tools.get(node.tools[-1]) if node.tools else None
+        for name in _expr.names_read(expr):
+            if name in self.variables or name in outputs:
+                continue
+            if tool is None:
+                self.variable(name, "user", lineno, f"read by: {expr}")
+                continue
+            tool.outputs = [*tool.outputs, ToolOutput(name=name, type="number" if re.search(
+                r"[-+*/]", expr) else "string")]
+            self.notes.append(f"line {lineno}: '{name}' taken as an output of tool "
+                              f"'{tool.name}' — confirm the name")
+
     def variable(self, name: str, source: str, lineno: int, text: str) -> str:
         if name not in self.variables:
             self.variables[name] = Variable(name=name, source=source, description=text)
@@ -163,13 +234,13 @@ class _Builder:
         self.notes.append(f"line {lineno}: 'if {wording}' -> `{cond.expr}`")
         subject, producer = self.subjects.get(source.id, (None, ""))
         if cond.var in self.variables:
-            _widen(self.variables[cond.var], cond)
+            widen(self.variables[cond.var], cond)
             return
         tool_name = producer if cond.var == subject and producer != "user" else last_tool
         tool = self.tools.get(tool_name or "")
         if tool is None:
             self.variable(cond.var, "user", lineno, f"answer to: {wording}")
-            _widen(self.variables[cond.var], cond)
+            widen(self.variables[cond.var], cond)
             if cond.var not in source.ask:
                 source.ask = [*source.ask, cond.var]
             return
@@ -179,13 +250,13 @@ class _Builder:
             tool.outputs = [*tool.outputs, output]
             self.notes.append(f"line {lineno}: '{cond.var}' taken as an output of tool "
                               f"'{tool.name}' — confirm the name")
-        _widen(output, cond)
+        widen(output, cond)
 
     # ------------------------------------------------------------ edges, notes
     def connect(self, pending: list[Pending], target: str) -> None:
-        for source, when, label in pending:
+        for source, when, label, on in pending:
             self.edges.append(Edge(id=f"e{len(self.edges) + 1}", source=source, target=target,
-                                   when=when, label=label))
+                                   when=when, label=label, on=on))
 
     def close(self, loose: list[Pending]) -> None:
         if loose:
@@ -195,6 +266,9 @@ class _Builder:
             self.notes.append("added an end node 'end' where the text stops without one")
         if self.orphans and self.nodes:
             self.nodes[0].notes += self.orphans
+        for target, lineno in self.jumps.items():
+            if target not in self.ids:
+                raise FormatError(f"'go to [{target}]': no step is marked [{target}]", lineno)
 
     def nearest(self) -> Node | None:
         return self.nodes[-1] if self.nodes else None
@@ -219,21 +293,6 @@ class _Builder:
 
     def out_edges(self, node_id: str) -> list[Edge]:
         return [e for e in self.edges if e.source == node_id]
-
-
-def _needs_default(conds: list[Condition]) -> bool:
-    if all(c.kind == "equality" for c in conds) or any(c.kind == "expression" for c in conds):
-        return False  # the values become the variable's enum, so the chain covers them all
-    polarities = {c.expr.rsplit(" ", 1)[1] for c in conds if c.kind == "boolean"}
-    return not (len(conds) == len(polarities) == 2)
-
-
-def _widen(target, cond: Condition) -> None:
-    """Set the type of a variable or output and add the values a condition compares it with."""
-    if cond.var_type != "string" and target.type == "string":
-        target.type = cond.var_type
-    if cond.values and cond.var_type == "string":
-        target.enum = list(dict.fromkeys([*(target.enum or []), *cond.values]))
 
 
 def _flatten(stmt) -> list[tuple[int, str]]:

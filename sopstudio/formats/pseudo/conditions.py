@@ -44,6 +44,7 @@ class Condition:
     var_type: str = "string"
     values: list = field(default_factory=list)
     kind: str = "equality"  # else, boolean, comparison, equality, phrase
+    verbatim: bool = False  # already in our expression language (e.g. our own export)
 
 
 def split_values(text: str) -> list[str]:
@@ -77,8 +78,8 @@ def _expression(text: str, subject: str | None) -> Condition | None:
     if re.search(r"==\s*(?:true|false)\s*$", text):
         return Condition(text, var, "boolean", kind="boolean")
     if re.search(r"[<>]", text):
-        return Condition(text, var, "number", kind="comparison")
-    values = [a if a is not None and b is None else b for a, b in _LITERAL.findall(text)]
+        return Condition(text, var, "number", kind="comparison", verbatim=True)
+    values = [a or b for a, b in _LITERAL.findall(text)]  # findall gives '' for no match
     simple = re.match(r"^[\w.]+\s*(?:==|in)\s", text) is not None
     return Condition(text, var, values=values, kind="equality" if simple else "expression")
 
@@ -163,3 +164,32 @@ def unify_phrases(conditions: list[Condition], subject: str | None) -> list[Cond
             cond = Condition(f"{var} == {value}", var, "boolean", kind="boolean")
         result.append(cond)
     return result
+
+
+def failure_when(wording: str) -> str | None:
+    """`error == 'invalid_id'` kept; `invalid id` -> `error == 'invalid_id'`; `` -> None."""
+    if not wording.strip():
+        return None
+    if _expr.syntax_error(wording) is None and _expr.names_read(wording):
+        return wording.strip()
+    return f"error == {quote(name_from(wording, 'error'))}"
+
+
+def literals(when: str | None) -> list[str]:
+    return [a or b for a, b in re.findall(r"'([^']*)'|\"([^\"]*)\"", when or "")]
+
+
+def needs_default(conds: list[Condition]) -> bool:
+    if all(c.kind == "equality" for c in conds) or any(c.kind == "expression" for c in conds) \
+            or all(c.verbatim for c in conds):  # written as expressions: the author's choice
+        return False  # the values become the variable's enum, so the chain covers them all
+    polarities = {c.expr.rsplit(" ", 1)[1] for c in conds if c.kind == "boolean"}
+    return not (len(conds) == len(polarities) == 2)
+
+
+def widen(target, cond: Condition) -> None:
+    """Set the type of a variable or output and add the values a condition compares it with."""
+    if cond.var_type != "string" and target.type == "string":
+        target.type = cond.var_type
+    if cond.values and cond.var_type == "string":
+        target.enum = list(dict.fromkeys([*(target.enum or []), *cond.values]))

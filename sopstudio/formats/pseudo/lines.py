@@ -16,7 +16,10 @@ _BULLET = re.compile(r"^(?:[-*•+·–—▪◦]|\d+(?:\.\d+)*[.)]|[a-zA-Z][.)]
                      r"step\s+\d+[.:)]?)\s*", re.IGNORECASE)
 _ALWAYS = re.compile(r"^always\b\s*[:,]?\s*", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[\s|:\-+=]*$")
-_HEADER = re.compile(r"^(?:if|else\s+if|elif|else|otherwise|when|in\s+case)\b", re.IGNORECASE)
+_HEADER = re.compile(r"^(?:if|else\s+if|elif|else|otherwise|when|in\s+case|on\s+failure)\b",
+                     re.IGNORECASE)
+# `on failure:` / `on failure if error == 'invalid_id':` (our export): the tool-failure branch
+_FAILURE = re.compile(r"^on\s+failure\b(?:\s*(?:if|when)\s+(.+?))?\s*:?$", re.IGNORECASE)
 _TERMINATE = re.compile(r"\b(?:terminate|end|stop|close|exit)\b.*\b(?:flow|conversation|chat|"
                         r"process|sop|call)\b|^(?:end|stop|terminate|done)\.?$", re.IGNORECASE)
 
@@ -40,6 +43,7 @@ class Branch:
     lineno: int
     condition: str  # the wording after "if" ("else" for else/otherwise)
     body: list = field(default_factory=list)
+    on: str = "success"  # "failure" for an `on failure` branch
 
 
 @dataclass
@@ -125,17 +129,26 @@ def statements(items: list[Line], pos: int = 0, flat_body: bool = False) -> tupl
     return out, pos
 
 
+def failure_condition(text: str) -> str | None:
+    """`on failure if X:` -> `X`; `on failure:` -> ``; None when not a failure header."""
+    match = _FAILURE.match(text.strip())
+    return None if match is None else (match.group(1) or "").strip()
+
+
 def _chain(items: list[Line], pos: int) -> tuple[Chain, int]:
-    chain = Chain()
+    chain, closed = Chain(), False
     while pos < len(items) and is_header(items[pos].text):
         head = items[pos]
-        condition = header_condition(head.text)
+        failure = failure_condition(head.text)
+        if closed and failure is None:
+            break  # after `else`, only failure branches still belong to the same step
+        condition = header_condition(head.text) if failure is None else failure
         pos += 1
         if head.children:
             body = statements(head.children)[0]
         else:
             body, pos = statements(items, pos, flat_body=True)
-        chain.branches.append(Branch(head.lineno, condition, body))
-        if condition == "else":
-            break
+        chain.branches.append(Branch(head.lineno, condition, body,
+                                     "success" if failure is None else "failure"))
+        closed = closed or (failure is None and condition == "else")
     return chain, pos

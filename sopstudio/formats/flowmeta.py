@@ -1,0 +1,85 @@
+"""What our own DOT/Mermaid exports carry beyond a plain flowchart, read back on import.
+
+Edges: a condition written as the label (or a DOT `when` attribute) that parses as one of our
+expressions is kept verbatim; `on=failure` (DOT) or a dotted link (Mermaid) is a failure edge.
+Nodes (DOT attributes `tools`, `ask`, `say`, `max_attempts`): the step's actions. Afterwards every
+name a condition reads that nothing supplies becomes an output of the source step's last tool
+(or a question asked there), so the imported SOP is complete enough to validate.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.model import SOP, Tool, ToolOutput, Variable
+from . import _expr
+
+_OPERATOR = re.compile(r"==|!=|<=|>=|[<>]|&&|\|\||\bin\s*\[|^\s*!|\bnot\b")
+_LITERAL = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def expression_hint(label: str) -> str | None:
+    """`user_status == 'active'` -> itself; `else` -> `else`; `Yes` / `approved` -> None."""
+    text = label.strip()
+    if text.lower() == "else":
+        return "else"
+    if not _OPERATOR.search(text) or _expr.syntax_error(text) or not _expr.names_read(text):
+        return None
+    return text
+
+
+def apply_node_meta(sop: SOP, meta: dict[str, dict[str, str]]) -> None:
+    """DOT node attributes of our export -> the node's actions and the SOP's tools."""
+    for node in sop.nodes:
+        attrs = meta.get(node.id) or {}
+        node.tools = _names(attrs.get("tools"))
+        node.ask = list(dict.fromkeys([*node.ask, *_names(attrs.get("ask"))]))
+        node.say = attrs.get("say") or node.say
+        attempts = attrs.get("max_attempts", "")
+        node.max_attempts = int(attempts) if attempts.isdigit() and int(attempts) > 0 else None
+        if attrs.get("outcome") and node.kind == "end":
+            node.outcome = attrs["outcome"]
+    known = {t.name for t in sop.tools}
+    for name in dict.fromkeys(t for n in sop.nodes for t in n.tools):
+        if name not in known:
+            sop.tools.append(Tool(name=name))
+    declared = {v.name for v in sop.variables}
+    for name in dict.fromkeys(a for n in sop.nodes for a in n.ask):
+        if name not in declared:
+            sop.variables.append(Variable(name=name))
+
+
+def declare_condition_names(sop: SOP, notes: list[str]) -> None:
+    """Give every name a condition reads a source: a tool output, else a question."""
+    for edge in sop.edges:
+        node = sop.node(edge.source)
+        tools = [t for t in (sop.tool(n) for n in node.tools) if t] if node else []
+        values = [a or b for a, b in _LITERAL.findall(edge.when or "")]
+        if edge.on == "failure":
+            for tool in tools:
+                tool.errors = list(dict.fromkeys([*tool.errors, *values]))
+            continue
+        for name in _expr.names_read(edge.when):
+            _declare(sop, node, tools, name, edge.when or "", values, notes)
+
+
+def _declare(sop, node, tools, name, when, values, notes) -> None:
+    kind = "boolean" if re.search(r"==\s*(?:true|false)\b", when) else \
+        "number" if re.search(r"[<>]", when) else "string"
+    outputs = [o for t in sop.tools for o in t.outputs if o.name == name]
+    target = outputs[0] if outputs else sop.variable(name)
+    if target is None and tools:
+        target = ToolOutput(name=name, type=kind)
+        tools[-1].outputs = [*tools[-1].outputs, target]
+        notes.append(f"'{name}' taken as an output of tool '{tools[-1].name}' — confirm")
+    elif target is None:
+        target = Variable(name=name, type=kind)
+        sop.variables.append(target)
+        node.ask = [*node.ask, name]
+        notes.append(f"'{name}' asked at '{node.id}' — confirm")
+    if kind == "string" and values and target.type == "string":
+        target.enum = list(dict.fromkeys([*(target.enum or []), *values]))
+
+
+def _names(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
