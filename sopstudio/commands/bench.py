@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import os
 import sys
+from pathlib import Path
 from datetime import datetime, timezone
 
 from ..core.journeys import JourneyGraph
@@ -20,8 +21,10 @@ from ..core.validate import ERROR, has_errors, validate
 from ..engine.batch import run_batch
 from ..engine.compiled import CompiledSop
 from ..engine.metrics import RATES
+from ..core.io import read_error_reason
 from ..engine.scenarios import generate
-from ._common import load_or_exit, print_json
+from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
+from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._store import add_db_argument, open_from_args
 
 NAME = "bench"
@@ -91,6 +94,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--agent", default="scripted", help="scripted (default), dpa or spa")
     add_model_arguments(parser)
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
+    parser.add_argument("--csv", help="run a SOP-Bench style CSV test set (one scenario per row) "
+                                      "instead of generated scenarios; needs --mapping")
+    parser.add_argument("--mapping", help="JSON column mapping of the CSV: inputs, tool_outputs, "
+                                          "expected (see sopstudio/engine/scenarios_csv.py)")
     parser.add_argument("--workers", type=positive_int, default=min(8, os.cpu_count() or 1))
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
@@ -100,7 +107,7 @@ def run(args) -> int:
     sop = load_or_exit(args.file)
     warn_if_invalid(sop, args.file)
     cs = CompiledSop(sop)
-    scenarios = generate(cs)
+    scenarios = _csv_scenarios(args, cs) if args.csv or args.mapping else generate(cs)
     if args.limit is not None:
         scenarios = scenarios[:args.limit]
     options = agent_options(args)
@@ -119,6 +126,16 @@ def run(args) -> int:
     else:
         _print_report(args, data)
     return 0
+
+
+def _csv_scenarios(args, cs) -> list:
+    if not (args.csv and args.mapping):
+        raise UsageError("--csv and --mapping go together")
+    try:
+        text = Path(args.csv).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UnreadableFile(f"{args.csv}: {read_error_reason(error)}") from None
+    return scenarios_from_csv(cs, text, load_mapping(args.mapping))
 
 
 def _report(cs, scenarios, result, run_ids) -> dict:
