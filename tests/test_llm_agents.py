@@ -54,7 +54,7 @@ def test_well_behaved_model_completes_the_journey():
     later = server.requests[3]["messages"]
     assert "Refund the full order total" in later[0]["content"]
     assert "42.5" in later[0]["content"]  # known variables are shown
-    assert {"role": "user", "content": "My order_id is ORD-123"} in later
+    assert {"role": "user", "content": "It's ORD-123."} in later  # the user speaks plainly
 
 
 def test_tool_outside_the_node_is_reflected_and_never_executed():

@@ -155,7 +155,16 @@ def test_copy_paste_gives_new_ids_and_keeps_inner_edges(window):
     assert len(inner) == 1 and inner[0].id not in {"e1", "e2", "e3"}
     copy_of_check = next(sop.node(i) for i in pasted if sop.node(i).title == "Check")
     assert copy_of_check.tools == ["check_status"]
-    assert copy_of_check.position == (40.0, 240.0)
+    copy_of_ask = next(sop.node(i) for i in pasted if sop.node(i).title == "Ask id")
+    # The copy keeps its shape (same offset between the two nodes) and lands clear of every
+    # original node, below them.
+    assert (copy_of_check.position[0] - copy_of_ask.position[0],
+            copy_of_check.position[1] - copy_of_ask.position[1]) == (0.0, 200.0)
+    assert copy_of_ask.position[1] > 200
+    originals = [window.scene.nodes[i] for i in ("ask", "check", "ok", "bad")]
+    for new_id in pasted:
+        body = window.scene.nodes[new_id].sceneBoundingRect()
+        assert not any(body.intersects(o.sceneBoundingRect()) for o in originals)
     assert sorted(window.scene.selected_ids()[0]) == sorted(pasted)
     assert window.session.undo_stack.count() == 1
     window.session.undo_stack.undo()

@@ -1,12 +1,15 @@
-"""Inspector and problems dock (offscreen): typing edits the document through merged undo
-entries; invalid input is shown inline and never reaches the document."""
+"""Inspector and problems dock (offscreen): plain text edits the document as typed (merged undo
+entries); checked fields commit on Enter / leaving the field, and only when valid; invalid
+input is shown inline and never reaches the document."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtGui import QFocusEvent
+from PySide6.QtWidgets import QApplication
 
 from sopstudio.core.document import Document
 from sopstudio.core.model import Node
@@ -34,31 +37,60 @@ def _edge_form(window, edge_id):
     return form
 
 
-def test_valid_condition_typed_is_one_undo_entry(window, qtbot):
+def _focus_out(widget) -> None:
+    QApplication.sendEvent(widget, QFocusEvent(QEvent.FocusOut, Qt.OtherFocusReason))
+
+
+def test_valid_condition_is_committed_on_enter_as_one_undo_entry(window, qtbot):
     form = _edge_form(window, "e2")
     edit = form.condition
     edit.clear()
     qtbot.keyClicks(edit, "status == 'blocked'")
+    assert window.session.sop.edge("e2").when == "status == 'ok'"  # nothing until Enter
+    assert window.session.undo_stack.count() == 0
+    qtbot.keyClick(edit, Qt.Key_Return)
     assert window.session.sop.edge("e2").when == "status == 'blocked'"
     assert not form.bindings["when"].error.isVisibleTo(form)
-    assert window.session.undo_stack.count() == 1  # every keystroke merged into one entry
+    assert window.session.undo_stack.count() == 1
     window.session.undo_stack.undo()
     assert window.session.sop.edge("e2").when == "status == 'ok'"
     assert edit.text() == "status == 'ok'"  # the form follows undo
 
 
-def test_invalid_condition_is_shown_and_not_applied(window, qtbot):
+def test_half_typed_condition_never_reaches_the_document(window, qtbot):
+    form = _edge_form(window, "e2")
+    edit = form.condition
+    edit.clear()  # an empty field means "always", but it is not committed either
+    assert window.session.sop.edge("e2").when == "status == 'ok'"
+    qtbot.keyClicks(edit, "status == ")
+    error = form.bindings["when"].error
+    assert error.isVisibleTo(form) and "Syntax error" in error.text()  # checked live
+    assert window.session.sop.edge("e2").when == "status == 'ok'"  # not the prefix "status"
+    qtbot.keyClick(edit, Qt.Key_Return)
+    assert window.session.sop.edge("e2").when == "status == 'ok'"
+    assert window.session.undo_stack.count() == 0
+    qtbot.keyClicks(edit, "'blocked'")
+    assert not error.isVisibleTo(form)
+    qtbot.keyClick(edit, Qt.Key_Return)
+    assert window.session.sop.edge("e2").when == "status == 'blocked'"
+
+
+def test_invalid_text_left_behind_stays_shown_until_fixed_or_escape(window, qtbot):
     form = _edge_form(window, "e2")
     edit = form.condition
     edit.clear()
-    qtbot.keyClicks(edit, "status == 'ok' and (")
-    error = form.bindings["when"].error
-    assert error.isVisibleTo(form) and "Syntax error" in error.text()
-    # The last valid text typed on the way ("status == 'ok'") is what the document holds.
+    qtbot.keyClicks(edit, "status == ")
+    edit.editingFinished.emit()  # the user clicks away
+    window.scene.select_ids([], ["e1"])  # ... onto another edge
+    assert edit.text() == ""
+    window.scene.select_ids([], ["e2"])  # ... and back: the typed text, not the stored one
+    assert edit.text() == "status == " and form.bindings["when"].error.isVisibleTo(form)
     assert window.session.sop.edge("e2").when == "status == 'ok'"
-    qtbot.keyClicks(edit, "1 == 1)")
-    assert window.session.sop.edge("e2").when == "status == 'ok' and (1 == 1)"
-    assert not error.isVisibleTo(form)
+    qtbot.keyClick(edit, Qt.Key_Escape)  # revert
+    assert edit.text() == "status == 'ok'" and not form.bindings["when"].error.isVisibleTo(form)
+    window.scene.select_ids([], ["e1"])
+    window.scene.select_ids([], ["e2"])
+    assert edit.text() == "status == 'ok'"
 
 
 def test_condition_completion_offers_names_available_at_the_source(window, qtbot):
@@ -69,6 +101,8 @@ def test_condition_completion_offers_names_available_at_the_source(window, qtbot
     assert form.condition.word_before_cursor() == "sta"
     form.condition.insert_completion("status")
     assert form.condition.text() == "status"
+    form.condition.completer_.popup().hide()
+    qtbot.keyClick(form.condition, Qt.Key_Return)
     assert window.session.sop.edge("e2").when == "status"
 
 
@@ -77,13 +111,19 @@ def test_node_fields_edit_the_document(window, qtbot):
     form = window.inspector.form("node")
     title = form.bindings["title"].widget
     title.selectAll()
-    qtbot.keyClicks(title, "Ask for the account")
+    qtbot.keyClicks(title, "Ask for the account")  # plain text: live, merged
     assert window.session.sop.node("ask").title == "Ask for the account"
     assert window.scene.nodes["ask"].title == "Ask for the account"
-    form.bindings["set"].widget.setPlainText("total = 1 +")
-    assert form.bindings["set"].error.isVisibleTo(form)
+    assign = form.bindings["set"]
+    assign.widget.setPlainText("x = 1")
+    assign.widget.setPlainText("x = 1 +")  # typing on: "x = 1" was valid on the way
+    assert assign.error.isVisibleTo(form)
+    _focus_out(assign.widget)
     assert window.session.sop.node("ask").set == {}
-    form.bindings["set"].widget.setPlainText("total = 1 + 2")
+    assert assign.widget.toPlainText() == "x = 1 +"  # kept, with its error
+    assign.widget.setPlainText("total = 1 + 2")
+    assert window.session.sop.node("ask").set == {}
+    _focus_out(assign.widget)
     assert window.session.sop.node("ask").set == {"total": "1 + 2"}
     form.bindings["max_attempts"].widget.setValue(2)
     assert window.session.sop.node("ask").max_attempts == 2
@@ -106,9 +146,13 @@ def test_tool_form_rejects_bad_json(window, qtbot):
     outputs = form.bindings["outputs"]
     outputs.widget.setPlainText("[{\"name\": ")
     assert outputs.error.isVisibleTo(form)
+    _focus_out(outputs.widget)
     assert [o.name for o in window.session.sop.tool("check_status").outputs] == ["status"]
     outputs.widget.setPlainText(json.dumps([{"name": "status", "enum": ["ok", "blocked", "x"]}]))
+    assert window.session.sop.tool("check_status").outputs[0].enum == ["ok", "blocked"]
+    _focus_out(outputs.widget)
     assert window.session.sop.tool("check_status").outputs[0].enum == ["ok", "blocked", "x"]
+    assert window.session.undo_stack.count() == 1
 
 
 def test_problem_click_selects_and_centres_the_culprit(window, qtbot):

@@ -9,7 +9,10 @@ import os
 import sys
 
 from ..core.errors import SopStudioError
-from ._common import load_or_exit
+from ._common import UsageError, load_or_exit
+
+SCENARIOS = ("correct", "missing-parameter", "failing-function")
+JOURNEY_LIST_LIMIT = 200  # the simulation pane lists at most this many journeys (qt.sim_run)
 
 NAME = "gui"
 HELP = "open the SOP Studio application (optionally render a screenshot and exit)"
@@ -25,10 +28,14 @@ def add_arguments(parser) -> None:
                         help="render the main window to OUT.png and exit")
     parser.add_argument("--simulate", action="store_true",
                         help="with --screenshot: run a simulation in the pane first")
-    parser.add_argument("--journey", type=int, metavar="N", help="journey number to simulate")
-    parser.add_argument("--scenario", metavar="TYPE",
-                        help="correct | missing-parameter | failing-function")
-    parser.add_argument("--steps", type=int, metavar="K", help="simulate K events only")
+    parser.add_argument("--batch", action="store_true",
+                        help="with --screenshot: run the covering batch and render the window "
+                             "beside the batch dialog")
+    parser.add_argument("--journey", type=int, metavar="N",
+                        help="journey number to simulate, as the pane lists them (default 0)")
+    parser.add_argument("--scenario", choices=SCENARIOS, metavar="TYPE",
+                        help="correct (default) | missing-parameter | failing-function")
+    parser.add_argument("--steps", type=int, metavar="K", help="simulate K events only (K >= 1)")
 
 
 def _choose_platform(screenshot: bool) -> None:
@@ -44,14 +51,36 @@ def _choose_platform(screenshot: bool) -> None:
                         "'xvfb-run -a sopstudio gui ...', or use --screenshot")
 
 
+def _check_simulation(args, sop) -> None:
+    """--journey within the pane's list and --steps >= 1, said in one line before any window."""
+    if args.steps is not None and args.steps < 1:
+        raise UsageError(f"--steps must be 1 or more (got {args.steps})")
+    journey = args.journey or 0
+    if journey < 0:
+        raise UsageError(f"--journey must be 0 or more (got {journey})")
+    from ..core.journeys import JourneyGraph
+    count = min(JourneyGraph(sop).count(), JOURNEY_LIST_LIMIT) if sop.start else 0
+    if count == 0:
+        raise UsageError(f"{args.file} has no journey to simulate")
+    if journey >= count:
+        raise UsageError(f"--journey {journey} is out of range: {args.file} has journeys "
+                         f"0 to {count - 1}")
+
+
 def run(args) -> int:
-    if args.simulate and not (args.file and args.screenshot):
-        raise GuiUsageError("--simulate needs FILE and --screenshot OUT.png")
-    if args.file:
-        load_or_exit(args.file, strict=False)  # unreadable file: exit 2 before any window
+    for flag in ("simulate", "batch"):
+        if getattr(args, flag) and not (args.file and args.screenshot):
+            raise GuiUsageError(f"--{flag} needs FILE and --screenshot OUT.png")
+    if args.simulate and args.batch:
+        raise UsageError("--simulate and --batch make different screenshots: choose one")
+    sop = load_or_exit(args.file, strict=False) if args.file else None  # exit 2, no window
+    if args.simulate:
+        _check_simulation(args, sop)
     _choose_platform(bool(args.screenshot))
     from ..qt.app import run as run_app
     simulate = None
     if args.simulate:
         simulate = {"journey": args.journey, "scenario": args.scenario, "steps": args.steps}
+    elif args.batch:
+        simulate = {"batch": True}
     return run_app(args.file, args.screenshot, simulate)

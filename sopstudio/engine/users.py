@@ -65,7 +65,34 @@ class ScriptedUser:
             return UserTurn(self.question, question=self.question)
         missing = [v for v in variables if v in self.withheld or v not in self.seed]
         if missing:
-            return UserTurn(f"Sorry, I don't have my {missing[0]}.", missing=missing)
+            return UserTurn(f"Sorry, I don't have my {spoken_name(missing[0])}.",
+                            missing=missing)
         values = {v: self.seed[v] for v in variables}
-        return UserTurn("My " + ", my ".join(f"{k} is {v}" for k, v in values.items()),
-                        values=values)
+        return UserTurn(answer_text(values), values=values)
+
+
+def spoken_name(name: str) -> str:
+    """A variable name as a person says it: underscores as spaces."""
+    return name.replace("_", " ").strip()
+
+
+def spoken_value(value: Any) -> str:
+    """Booleans as Yes/No, everything else as it reads (no Python reprs)."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if value is None:
+        return "I don't know"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def answer_text(values: dict) -> str:
+    """What a plain-spoken user says when giving `values` (deterministic)."""
+    if len(values) == 1:
+        value = next(iter(values.values()))
+        if isinstance(value, bool):
+            return spoken_value(value) + "."
+        return f"It's {spoken_value(value)}."
+    text = "; ".join(f"{spoken_name(k)}: {spoken_value(v)}" for k, v in values.items())
+    return text[:1].upper() + text[1:] + "."

@@ -42,14 +42,21 @@ def build(window) -> dict:
         "zoom_out": _action(w, "Zoom &Out", view.zoom_out, S.ZoomOut),
         "fit": _action(w, "&Fit to Window", view.fit_all, "Ctrl+0"),
     }
-    undo = w.session.undo_stack.createUndoAction(w, "&Undo")
-    undo.setShortcut(S.Undo)
-    redo = w.session.undo_stack.createRedoAction(w, "&Redo")
-    redo.setShortcut(S.Redo)
-    a["undo"], a["redo"] = undo, redo
+    a["undo"] = _undo_action(w, "&Undo", S.Undo, redo=False)
+    a["redo"] = _undo_action(w, "&Redo", S.Redo, redo=True)
     _menus(w, a)
     _toolbar(w, a)
     return a
+
+
+def _undo_action(w, text: str, shortcut, redo: bool):
+    """The stack's own action: its text says what it undoes ("Undo Edit condition of e1") in
+    the Edit menu and tooltip, while the toolbar button keeps the short, fixed icon text."""
+    stack = w.session.undo_stack
+    action = (stack.createRedoAction if redo else stack.createUndoAction)(w, text)
+    action.setShortcut(shortcut)
+    action.setIconText(text.replace("&", ""))
+    return action
 
 
 def _menus(w, a) -> None:

@@ -12,7 +12,8 @@ from ..core.io import load_sop
 from .settings import APPLICATION, ORGANISATION
 
 SCREENSHOT_SIZE = (1600, 1000)
-MAX_SCREENSHOT_HEIGHT = 2200
+MAX_SCREENSHOT_HEIGHT = 3000
+SCREENSHOT_SCALE = 0.62  # the scale the window is sized for: text stays readable
 
 
 def application() -> QApplication:
@@ -25,10 +26,15 @@ def application() -> QApplication:
     return app
 
 
-def open_window(path=None, settings=None):
+def open_window(path=None, settings=None, simulation: bool = False):
+    """The main window on `path`; with `simulation`, its docks are added before the saved
+    layout is restored, so the layout covers them and the Inspector stays in front."""
     from .main_window import MainWindow
     document = Document(load_sop(path, strict=False), path) if path else None
-    window = MainWindow(document, settings)
+    window = MainWindow(document, settings, restore=False)
+    if simulation:
+        _attach_simulation(window)
+    window.restore_state()
     return window
 
 
@@ -40,7 +46,7 @@ def screenshot_size(window) -> tuple[int, int]:
         return width, height
     canvas_width = width - 400
     scale = min(1.0, canvas_width / (rect.width() + 60))
-    wanted = int((rect.height() + 60) * max(scale, 0.62)) + 260  # 260: menus, toolbar, docks
+    wanted = int((rect.height() + 60) * max(scale, SCREENSHOT_SCALE)) + 260  # 260: menus, toolbar, docks
     return width, max(height, min(MAX_SCREENSHOT_HEIGHT, wanted))
 
 
@@ -51,7 +57,7 @@ def screenshot(window, out_path: str) -> None:
     window.show()
     for _ in range(3):
         app.processEvents()
-    window.view.fit_all()
+    window.view.fit_all(floor=0.0)  # the whole graph, even if that is below the readable scale
     app.processEvents()
     window.problems.runner.wait(5000)
     app.processEvents()
@@ -71,7 +77,8 @@ def _attach_simulation(window) -> None:
 
 def run(path=None, screenshot_path=None, simulate: dict | None = None) -> int:
     app = application()
-    window = open_window(path)
+    # A screenshot has no simulation docks unless --simulate asks (then it adds them itself).
+    window = open_window(path, simulation=not screenshot_path)
     if screenshot_path:
         if simulate is not None:
             from .sim_screenshot import simulate_and_screenshot
@@ -85,7 +92,6 @@ def run(path=None, screenshot_path=None, simulate: dict | None = None) -> int:
         return 0
     if path:
         window.files._remember(str(path))
-    _attach_simulation(window)
     window.show()
     QTimer.singleShot(0, lambda: window.autosaver.offer_recovery(window))
     return app.exec()

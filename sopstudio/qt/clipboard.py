@@ -1,7 +1,8 @@
 """Copy and paste of graph fragments: selected nodes, the edges among them and their tools.
 
 A fragment is plain JSON on the clipboard (our own MIME type plus text), so pasting into another
-window works. Pasted nodes and edges get fresh ids; positions shift so the copy is visible.
+window works. Pasted nodes and edges get fresh ids; positions shift below the originals (and
+below earlier copies) so the copy never covers what is already on the canvas.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import json
 from ..core.model import SOP, Edge, Node, Tool
 
 FRAGMENT_MIME = "application/x-sopstudio-fragment"
-PASTE_OFFSET = 40.0
+PASTE_OFFSET = 40.0  # sideways, so a copy is seen as a copy and not a continuation
+PASTE_GAP = 50.0     # between the bottom of what is on the canvas and the pasted block
 
 
 def fragment(sop: SOP, node_ids) -> dict:
@@ -46,7 +48,23 @@ def from_sop(sop: SOP) -> dict:
     return fragment(sop, [n.id for n in sop.nodes])
 
 
-def remap(data: dict, document, offset: float = PASTE_OFFSET):
+def free_offset(block, occupied, gap: float = PASTE_GAP) -> tuple[float, float]:
+    """How far to move `block` (x0, y0, x1, y1) so it overlaps none of `occupied`: sideways by
+    PASTE_OFFSET and down by whole block heights (plus `gap`) until it is clear."""
+    step = block[3] - block[1] + gap
+    for times in range(1, 200):
+        dx, dy = PASTE_OFFSET, step * times
+        moved = (block[0] + dx, block[1] + dy, block[2] + dx, block[3] + dy)
+        if not any(_overlap(moved, other) for other in occupied):
+            return dx, dy
+    return PASTE_OFFSET, step * 200
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def remap(data: dict, document, offset: float | tuple[float, float] = PASTE_OFFSET):
     """Nodes, edges and missing tools of `data` with fresh ids, ready to add to `document`."""
     id_map, nodes = {}, []
     taken = set()
@@ -55,8 +73,9 @@ def remap(data: dict, document, offset: float = PASTE_OFFSET):
         new_id = _fresh(document.new_node_id(node.id.split("_copy")[0] + "_copy"), taken)
         id_map[node.id] = new_id
         position = node.position
+        dx, dy = offset if isinstance(offset, tuple) else (offset, offset)
         if position is not None:
-            position = (position[0] + offset, position[1] + offset)
+            position = (position[0] + dx, position[1] + dy)
         nodes.append(node.model_copy(update={"id": new_id, "position": position}))
     edges = []
     for raw in data.get("edges", []):

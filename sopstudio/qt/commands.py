@@ -10,11 +10,30 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand
 
 MERGE_ID = 1
+# How a field is named to people (the Edit menu, tooltips); others are named as in the model.
+FIELD_WORDS = {"when": "condition", "set": "assignments", "ask": "questions",
+               "max_attempts": "max attempts", "tool_when": "tool conditions",
+               "tool_args": "tool arguments", "parameters": "parameters schema",
+               "start": "start node"}
+KEY_FIELDS = {"node": "id", "edge": "id", "tool": "name", "variable": "name"}
+
+
+def describe(edit) -> str:
+    """The undo-stack text of `edit`: "Edit condition of e1", "Rename node a to b", ..."""
+    kind, field = getattr(edit, "kind", None), getattr(edit, "field", None)
+    if kind is None or field is None or not hasattr(edit, "value"):
+        return edit.description or "Edit"
+    if KEY_FIELDS.get(kind) == field:
+        return f"Rename {kind} {edit.ident} to {edit.value}"
+    words = FIELD_WORDS.get(field, field.replace("_", " "))
+    if kind == "sop":
+        return f"Set {words} to {edit.value}" if field == "start" else f"Edit SOP {words}"
+    return f"Edit {words} of {edit.ident}"
 
 
 class EditCommand(QUndoCommand):
     def __init__(self, document, edit, inverse):
-        super().__init__(edit.description or "Edit")
+        super().__init__(describe(edit))
         self._document = document
         self._edit = edit
         self._inverse = inverse

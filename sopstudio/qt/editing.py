@@ -10,7 +10,7 @@ from PySide6.QtCore import QMimeData, QObject, QPointF
 from PySide6.QtWidgets import QApplication
 
 from ..core import edits
-from ..core.layout import layout, layout_with_routes
+from ..core.layout import default_size, layout, layout_with_routes
 from ..core.model import Edge, Node, Tool
 from . import clipboard, store_link
 
@@ -140,7 +140,7 @@ class Editor(QObject):
         return clipboard.from_sop(result.sop)
 
     def paste_fragment(self, data: dict) -> list[str]:
-        nodes, new_edges, tools = clipboard.remap(data, self.document)
+        nodes, new_edges, tools = clipboard.remap(data, self.document, self._paste_offset(data))
         if any(n.position is None for n in nodes):
             nodes = self._place_beside(nodes, new_edges)
         batch = [edits.AddTool(t) for t in tools] + [edits.AddNode(n) for n in nodes]
@@ -150,6 +150,23 @@ class Editor(QObject):
         ids = [n.id for n in nodes]
         self.scene.select_ids(ids)
         return ids
+
+    def _paste_offset(self, data: dict) -> tuple[float, float]:
+        """Below the copied block (and any earlier copy there), never on top of a node."""
+        sop = self.document.sop
+        rects = []
+        for raw in data.get("nodes", []):
+            node = Node.model_validate(raw)
+            if node.position is not None:
+                width, height = default_size(node, sop)
+                x, y = node.position
+                rects.append((x - width / 2, y - height / 2, x + width / 2, y + height / 2))
+        if not rects:
+            return 0.0, 0.0
+        block = (min(r[0] for r in rects), min(r[1] for r in rects),
+                 max(r[2] for r in rects), max(r[3] for r in rects))
+        occupied = [item.sceneBoundingRect().getCoords() for item in self.scene.nodes.values()]
+        return clipboard.free_offset(block, occupied)
 
     def _place_beside(self, nodes, new_edges):
         """Lay out imported nodes on their own and put them to the right of the graph."""

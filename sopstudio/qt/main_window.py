@@ -28,7 +28,9 @@ ROUTE_LIMIT = 300  # nodes; above it, opening a laid-out file skips asking dot f
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, document=None, settings=None, parent=None):
+    def __init__(self, document=None, settings=None, parent=None, restore: bool = True):
+        """`restore=False` leaves the saved window layout for `restore_state()`, to be called
+        once every dock exists (app.open_window adds the simulation docks first)."""
         super().__init__(parent)
         self.setObjectName("sopstudio_main_window")
         self.keep_state = True
@@ -45,7 +47,8 @@ class MainWindow(QMainWindow):
         self.files.rebuild_recent_menu()
         self._connect()
         self.session.set_document(document) if document is not None else self._on_replaced()
-        self._restore_state()
+        if restore:
+            self.restore_state()
 
     def _build_docks(self) -> None:
         self.inspector = InspectorPanel(self.session, self)
@@ -77,7 +80,7 @@ class MainWindow(QMainWindow):
         self.session.error.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.session.undo_stack.cleanChanged.connect(lambda *_: self.update_title())
         self.scene.selectionChanged.connect(self._on_selection)
-        self.scene.node_activated.connect(lambda _: self.inspector_dock.raise_())
+        self.scene.node_activated.connect(lambda _: self.raise_inspector())
         self.problems.issues_ready.connect(self.scene.set_issues)
         self.problems.culprit_chosen.connect(self.reveal)
         self.tool_dock.tool_chosen.connect(self.inspector.show_tool)
@@ -87,7 +90,10 @@ class MainWindow(QMainWindow):
 
     # --- document events ------------------------------------------------------------------------
     def _on_changed(self, change) -> None:
+        renamed = _renamed_node(change.edit, self.scene.selected_ids())
         self.scene.sync(self.session.sop, change.kind, change.ids)
+        if renamed:  # the item under its old id is gone: keep the node selected and inspected
+            self.scene.select_ids([renamed])
         if change.kind in ("nodes", "positions", "reset"):
             self.view.include(self.scene.itemsBoundingRect(), 300)
         self.update_title()
@@ -127,8 +133,10 @@ class MainWindow(QMainWindow):
         node_ids, edge_ids = self.scene.selected_ids()
         if len(node_ids) == 1 and not edge_ids:
             self.inspector.show_node(node_ids[0])
+            self.raise_inspector()
         elif len(edge_ids) == 1 and not node_ids:
             self.inspector.show_edge(edge_ids[0])
+            self.raise_inspector()
         elif not node_ids and not edge_ids:
             self.inspector.show_sop()
         else:
@@ -186,16 +194,24 @@ class MainWindow(QMainWindow):
         centre = self.view.mapToScene(self.view.viewport().rect().center())
         return self.editor.add_node(kind, QPointF(centre))
 
+    def raise_inspector(self) -> None:
+        """Bring the Inspector tab to the front (unless the user closed the dock)."""
+        if not self.inspector_dock.isHidden():
+            self.inspector_dock.raise_()
+
     # --- window state -----------------------------------------------------------------------------
-    def _restore_state(self) -> None:
+    def restore_state(self) -> None:
+        """The saved geometry and dock layout; without one, the default size with the Inspector
+        and Problems tabs in front (docks added later, e.g. Simulation, tab in behind them)."""
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
             self.resize(1500, 950)
-        if state is not None:
-            self.restoreState(state)
+        if state is None or not self.restoreState(state):
+            self.problems_dock.raise_()
+            self.inspector_dock.raise_()
 
     def closeEvent(self, event):
         if not self.files.maybe_save():
@@ -207,3 +223,13 @@ class MainWindow(QMainWindow):
             self.settings.sync()
         self.problems.shutdown()
         event.accept()
+
+
+def _renamed_node(edit, selected) -> str | None:
+    """The new id when `edit` renames the one selected node, else None."""
+    node_ids, edge_ids = selected
+    if (getattr(edit, "kind", None), getattr(edit, "field", None)) != ("node", "id"):
+        return None
+    if node_ids == [edit.ident] and not edge_ids:
+        return edit.value
+    return None

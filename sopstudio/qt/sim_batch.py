@@ -11,23 +11,27 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressBar,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
+from .sim_batch_table import (METRIC_COLUMNS, RESULT_COLUMNS, fill_summary, make_table,
+                              result_row)
 from .sim_batch_worker import BatchJob, BatchRequest
 from .sim_run import AGENT_KINDS, SCENARIO_TYPES
 from .sim_settings import load_profiles
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
-           ("sample", "Balanced sample of N journeys"), ("csv", "Imported CSV test set"))
-RESULT_COLUMNS = ("Scenario", "Type", "Outcome", "Expected", "TTA", "TCA", "Path", "Leaf",
-                  "Journey")
-METRIC_COLUMNS = (("ujcs", "UJCS"), ("tta", "TTA"), ("tca", "TCA"), ("path_accuracy", "Path"),
-                  ("leaf_accuracy", "Leaf"), ("ecr", "ECR"), ("c_tsr", "C-TSR"), ("tsr", "TSR"),
-                  ("runs", "Runs"))
+           ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"))
+SAMPLE_HELP = ("N = how many scenarios to run: N journeys drawn at random (every journey equally "
+               "likely), one scenario each, the checked types taking turns. Other sources run "
+               "every checked type of each journey and ignore N.")
+POLL_MS = 100       # how often the GUI takes new results from the job
+ROWS_PER_TICK = 250  # rows added per poll: the event loop stays free between chunks
+RESIZE_ROWS = 300   # columns fit their contents only while the table is this small
+REORDER_ROWS = 500  # a finished batch this small is re-listed in scenario order
 
 
 class BatchDialog(QDialog):
@@ -40,9 +44,14 @@ class BatchDialog(QDialog):
         self.session, self.settings = session, settings
         self.job: BatchJob | None = None
         self.result = None
+        self.rows: list = []  # RunResults in table order
         self.started_at = 0.0
+        self._ended = False   # the job has finished (its last rows may still be coming)
+        self.poll = QTimer(self)
+        self.poll.setInterval(POLL_MS)
+        self.poll.timeout.connect(self._take_results)
         self._build()
-        self.resize(980, 640)
+        self.resize(1000, 780)
 
     # -- construction -------------------------------------------------------------------------
     def _build(self) -> None:
@@ -69,6 +78,11 @@ class BatchDialog(QDialog):
         form = QFormLayout()
         form.addRow("Scenarios from", self.source)
         form.addRow("Sample size N", self.sample)
+        self.sample_help = QLabel(SAMPLE_HELP)
+        self.sample_help.setWordWrap(True)
+        self.sample_help.setStyleSheet("color: #5c6b7a; font-size: small")
+        self.sample.setToolTip(SAMPLE_HELP)
+        form.addRow("", self.sample_help)
         form.addRow("Types", types)
         form.addRow("CSV test set", self._browse_row(self.csv_path, "CSV (*.csv)"))
         form.addRow("Column mapping", self._browse_row(self.mapping_path, "JSON (*.json)"))
@@ -81,9 +95,9 @@ class BatchDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(self._run_row())
-        self.results = _table(RESULT_COLUMNS)
+        self.results = make_table(RESULT_COLUMNS)
         self.results.itemDoubleClicked.connect(lambda item: self._open_row(item.row()))
-        self.summary = _table(("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS))
+        self.summary = make_table(("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS))
         self.summary.setMinimumHeight(150)
         layout.addWidget(self.results, 3)
         layout.addWidget(QLabel("Aggregate metrics by scenario type"))
@@ -120,91 +134,123 @@ class BatchDialog(QDialog):
         if request.agent != "scripted":
             request.profile = self.profiles[self.profile.currentIndex()]
         if request.source == "csv":
-            import json
-            request.csv_text = Path(self.csv_path.text()).read_text(encoding="utf-8")
-            request.mapping = json.loads(Path(self.mapping_path.text()).read_text("utf-8"))
+            request.csv_text, request.mapping = self._csv_inputs()
         return request
 
+    def _csv_inputs(self) -> tuple[str, dict]:
+        """The CSV text and its column mapping (none chosen: an empty mapping)."""
+        import json
+        csv_name, mapping_name = self.csv_path.text().strip(), self.mapping_path.text().strip()
+        if not csv_name or not Path(csv_name).is_file():
+            raise ValueError("choose a CSV test set file first")
+        if mapping_name and not Path(mapping_name).is_file():
+            raise ValueError(f"the column mapping file {mapping_name} does not exist")
+        mapping = json.loads(Path(mapping_name).read_text("utf-8")) if mapping_name else {}
+        if not isinstance(mapping, dict):
+            raise ValueError("the column mapping must be a JSON object")
+        return Path(csv_name).read_text(encoding="utf-8"), mapping
+
     def start(self, request: BatchRequest | None = None) -> bool:
-        if self.running():
+        if self.running() or self.poll.isActive():
             return False
         try:
             request = request or self.request()
         except (OSError, ValueError) as problem:
             self.eta.setText(f"Cannot start: {problem}")
             return False
+        self._clear()
         self.job = BatchJob(self.session.sop.model_copy(deep=True), request, self)
-        self.job.progress.connect(self._on_progress)
         self.job.stage.connect(self.eta.setText)
         self.job.failed.connect(lambda text: self.eta.setText("Failed: " + text))
         self.job.finished.connect(self._on_finished)
-        self.results.setRowCount(0)
         self.started_at = time.monotonic()
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.job.start()
+        self.poll.start()
         return True
+
+    def _clear(self) -> None:
+        """A new batch: no rows, no summary, no progress from the last one."""
+        self.result, self.rows, self._ended = None, [], False
+        self.results.setRowCount(0)
+        self.summary.setRowCount(0)
+        self.progress.setMaximum(1)
+        self.progress.setValue(0)
+        self.progress.reset()
+        self.eta.setText("")
 
     def running(self) -> bool:
         return self.job is not None and self.job.running()
 
     def cancel(self) -> None:
-        if self.job is not None:
+        if self.job is not None and self.running():
             self.job.cancel.set()
             self.eta.setText("Cancelling…")
 
-    def _on_progress(self, done: int, total: int) -> None:
+    def _take_results(self) -> None:
+        """Every POLL_MS: add the next chunk of finished runs as rows, update the progress."""
+        job = self.job
+        new = job.completed[len(self.rows):len(self.rows) + ROWS_PER_TICK]
+        if new:
+            self._append_rows(new)
+        done, total = len(self.rows), job.total
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(done)
-        if done and total:
-            elapsed = time.monotonic() - self.started_at
-            left = elapsed / done * (total - done)
+        if done and total and not self._ended:
+            left = (time.monotonic() - self.started_at) / done * (total - done)
             self.eta.setText(f"{done}/{total} · about {left:.0f} s left")
+        if self._ended and len(self.rows) >= len(job.completed):
+            self.poll.stop()
+            self._conclude()
+
+    def _append_rows(self, items: list) -> None:
+        titles = {n.id: (n.title or n.id) for n in self.session.sop.nodes}
+        table, first = self.results, len(self.rows)
+        table.setUpdatesEnabled(False)
+        table.setRowCount(first + len(items))
+        for offset, item in enumerate(items):
+            for col, value in enumerate(result_row(item, titles)):
+                table.setItem(first + offset, col, QTableWidgetItem(value))
+        self.rows.extend(items)
+        if len(self.rows) <= RESIZE_ROWS:
+            table.resizeColumnsToContents()
+            table.setColumnWidth(0, min(table.columnWidth(0), 200))
+        table.setUpdatesEnabled(True)
 
     def _on_finished(self, result) -> None:
-        self.run_button.setEnabled(True)
+        self.result, self._ended = result, True
         self.cancel_button.setEnabled(False)
+        self._take_results()  # concludes at once when every row is already shown
+
+    def _conclude(self) -> None:
+        self.run_button.setEnabled(True)
+        result = self.result
         if result is None:
-            return
-        self.result = result
-        self.fill(result)
-        word = "Cancelled" if result.cancelled else "Finished"
-        self.eta.setText(f"{word}: {len(result.results)} run(s) in "
-                         f"{time.monotonic() - self.started_at:.1f} s")
+            return  # failed: the job has said why
+        ran = sum(1 for r in result.results if r.error != "cancelled")
+        seconds = time.monotonic() - self.started_at
+        if ran < len(result.results) or (result.cancelled and ran < self.job.total):
+            self.eta.setText(f"Cancelled: {ran} of {self.job.total} run(s) in {seconds:.1f} s")
+        else:  # a Cancel pressed as the last run ended changes nothing: all ran
+            self.eta.setText(f"Finished: {ran} run(s) in {seconds:.1f} s")
+        if len(self.rows) <= REORDER_ROWS and self.rows != list(result.results):
+            self.fill(result)  # small enough to show in scenario order at once
+        else:
+            fill_summary(self.summary, result.metrics)
         self.batch_finished.emit(result)
 
     # -- results ------------------------------------------------------------------------------
     def fill(self, result) -> None:
-        titles = {n.id: (n.title or n.id) for n in self.session.sop.nodes}
-        self.results.setRowCount(len(result.results))
-        for row, item in enumerate(result.results):
-            m = item.metrics or {}
-            nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
-            journey = " → ".join(titles.get(n, n) for n in nodes) or "(imported)"
-            outcome = item.error or (item.trace.outcome if item.trace else "")
-            values = (item.scenario.id, item.scenario.type, outcome,
-                      item.scenario.expected.get("outcome", ""), m.get("tta", ""),
-                      _number(m.get("tca")), _yes(m.get("path")), _yes(m.get("leaf")), journey)
-            for col, value in enumerate(values):
-                self.results.setItem(row, col, QTableWidgetItem(str(value)))
-        self.results.resizeColumnsToContents()
-        self.results.setColumnWidth(0, min(self.results.columnWidth(0), 200))
-        self._fill_summary(result.metrics)
-
-    def _fill_summary(self, metrics: dict) -> None:
-        rows = [("overall", metrics.get("overall", {}))] + list(metrics.get("by_type", {}).items())
-        self.summary.setRowCount(len(rows))
-        for row, (name, values) in enumerate(rows):
-            self.summary.setItem(row, 0, QTableWidgetItem(name))
-            for col, (key, _) in enumerate(METRIC_COLUMNS, 1):
-                self.summary.setItem(row, col, QTableWidgetItem(_number(values.get(key))))
-        self.summary.resizeColumnsToContents()
+        """Show a whole BatchResult at once (rows in its order, and its summary)."""
+        self.results.setRowCount(0)
+        self.rows = []
+        self._append_rows(list(result.results))
+        fill_summary(self.summary, result.metrics)
 
     def _open_row(self, row: int) -> None:
-        if self.result is not None and 0 <= row < len(self.result.results):
-            item = self.result.results[row]
-            if item.trace is not None:
-                self.open_result.emit(item)
+        if 0 <= row < len(self.rows) and self.rows[row].trace is not None:
+            self.open_result.emit(self.rows[row])
 
     # -- closing ------------------------------------------------------------------------------
     def confirm_cancel(self) -> bool:
@@ -227,23 +273,3 @@ class BatchDialog(QDialog):
         else:
             event.ignore()
 
-
-def _table(columns) -> QTableWidget:
-    table = QTableWidget(0, len(columns))
-    table.setHorizontalHeaderLabels(list(columns))
-    table.setEditTriggers(QTableWidget.NoEditTriggers)
-    table.setSelectionBehavior(QTableWidget.SelectRows)
-    table.verticalHeader().setVisible(False)
-    table.setWordWrap(False)  # one line per run; long journeys are elided
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
-
-
-def _number(value) -> str:
-    if isinstance(value, bool) or value is None:
-        return "" if value is None else str(int(value))
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
-
-
-def _yes(value) -> str:
-    return "" if value is None else ("✓" if value else "✗")

@@ -1,8 +1,9 @@
 """Batch evaluation off the GUI thread: generate scenarios, run them, store the runs.
 
 `BatchJob` runs on a plain Python thread and calls the engine's `run_batch` with a progress
-callback. Progress reaches the GUI as a Qt signal, throttled (at most one every
-`PROGRESS_INTERVAL` seconds, plus the last) so a fast scripted batch is not slowed by repaints.
+callback that appends each finished run to `completed`; the dialog polls that list on a timer
+and adds rows in chunks, so thousands of fast runs never flood the GUI's event loop. The
+`progress` signal is throttled too (at most one every `PROGRESS_INTERVAL` seconds, plus the last).
 Cancellation is the engine's cooperative `threading.Event`.
 """
 
@@ -41,13 +42,25 @@ def build_scenarios(compiled, request: BatchRequest) -> list:
         from ..engine.scenarios_csv import scenarios_from_csv
         return scenarios_from_csv(compiled, request.csv_text, request.mapping)
     graph = JourneyGraph(compiled.sop)
-    if request.source == "covering":
-        journeys = None
-    elif request.source == "all":
-        journeys = list(graph.iter_journeys(request.limit))
-    else:
-        journeys = sample_journeys(graph, request.sample, request.seed)
+    if request.source == "sample":
+        return sampled_scenarios(compiled, sample_journeys(graph, request.sample, request.seed),
+                                 tuple(request.types))
+    journeys = None if request.source == "covering" else list(graph.iter_journeys(request.limit))
     return generate(compiled, journeys, tuple(request.types))
+
+
+def sampled_scenarios(compiled, journeys: list, types: tuple) -> list:
+    """One scenario per drawn journey (DESIGN §5: N balanced random *scenarios*): the types
+    take turns; a journey that cannot have its turn's type (nothing to withhold or to fail)
+    gives the first type it can."""
+    from ..engine.scenarios import scenarios_for
+    chosen = []
+    for number, journey in enumerate(journeys):
+        turn = types[number % len(types):] + types[:number % len(types)]
+        found = scenarios_for(compiled, journey, number, turn)
+        if found:
+            chosen.append(found[0])
+    return chosen
 
 
 def agent_for(request: BatchRequest):
@@ -72,6 +85,8 @@ class BatchJob(QObject):
         self.thread: threading.Thread | None = None
         self.result = None
         self.run_ids: list[int] = []
+        self.total = 0
+        self.completed: list = []  # RunResults in the order they ended (read by the dialog)
         self._last = 0.0
 
     def start(self) -> None:
@@ -104,16 +119,20 @@ class BatchJob(QObject):
         self.stage.emit("Generating scenarios…")
         compiled = CompiledSop(self.sop)
         scenarios = build_scenarios(compiled, self.request)
+        self.total = len(scenarios)
         self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
         self.progress.emit(0, len(scenarios))
         result = run_batch(compiled, scenarios, agent_for(self.request),
                            workers=self.request.workers, progress=self._on_progress,
                            cancel=self.cancel)
-        if self.request.store_runs and not self.cancel.is_set():
+        all_ran = all(r.error != "cancelled" for r in result.results)
+        if self.request.store_runs and (all_ran or not self.cancel.is_set()):
             self._store(result)
         return result
 
-    def _on_progress(self, done: int, total: int, _result) -> None:
+    def _on_progress(self, done: int, total: int, result) -> None:
+        self.total = total
+        self.completed.append(result)  # list.append is atomic: the GUI polls this list
         now = time.monotonic()
         if done == total or now - self._last >= PROGRESS_INTERVAL:
             self._last = now

@@ -71,3 +71,9 @@ def html_line(event: dict, titles: dict) -> str:
     return (f"<table width='100%' cellspacing='0' cellpadding='4' style='margin:2px 0'>"
             f"<tr><td align='{align}' style='background:{COLOURS[style]}'>{body}</td></tr>"
             f"</table>")
+
+
+def note_html(text: str) -> str:
+    """A plain note from the dock itself (an error, "the SOP changed"), not from the run."""
+    return (f"<p style='margin:4px 0; color:#8a4b00'><b>Note:</b> "
+            f"{html.escape(text)}</p>")

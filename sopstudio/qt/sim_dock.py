@@ -8,24 +8,22 @@ The engine runs on `SimController`'s worker thread; this widget only shows what 
 
 from __future__ import annotations
 
-import json
-
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
-                               QTableWidgetItem, QTabWidget, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 from . import store_link
-from .sim_chat import html_line, plain_line
+from .sim_dock_build import INPUT_HINT, asked_hint, build_dock
+from .sim_dock_view import SOP_CHANGED_NOTE, DockView
 from .sim_history import save_gui_run
-from .sim_run import (AGENT_KINDS, SCENARIO_TYPES, SimulationSession, agent_factory,
-                      journey_choices)
+from .sim_run import SimulationSession, agent_factory, journey_choices
 from .sim_settings import load_profiles
 from .sim_worker import SimController
-from .sim_tool_edit import ToolResultEditor
+
+FOLLOW_DELAY_MS = 300  # edits come in bursts (a drag, a typed title): re-list once they settle
+REPLAY_END = 1_000_000  # "every event" for a replay opened at its end
 
 
-class SimulationDock(QWidget):
+class SimulationDock(DockView, QWidget):
     snapshot_changed = Signal(dict)
     run_finished = Signal(object)        # trace dict of a finished live run
     state_changed = Signal(str)
@@ -47,75 +45,16 @@ class SimulationDock(QWidget):
         self.save_runs = True
         self.last_run_id: int | None = None
         self.sop_for_run = None
-        self._build()
-        self._connect()
-        self.refresh_journeys()
-
-    # -- construction -------------------------------------------------------------------------
-    def _build(self) -> None:
-        self.journey_box, self.scenario_box = QComboBox(), QComboBox()
-        self.agent_box, self.profile_box = QComboBox(), QComboBox()
-        self.journey_box.setMinimumContentsLength(24)
-        self.journey_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        self.scenario_box.addItems(SCENARIO_TYPES)
-        self.agent_box.addItems(AGENT_KINDS)
-        self.journey_label = QLabel("Journey")
-        form = QFormLayout()
-        form.addRow(self.journey_label, self.journey_box)
-        form.addRow("Scenario", self.scenario_box)
-        agent_row = QHBoxLayout()
-        agent_row.addWidget(self.agent_box)
-        agent_row.addWidget(self.profile_box, 1)
-        form.addRow("Agent", agent_row)
-        self.buttons = {}
-        controls = QHBoxLayout()
-        for key, text in (("step", "Step"), ("run", "Run"), ("pause", "Pause"), ("stop", "Stop"),
-                          ("back", "Step back"), ("reset", "Reset")):
-            self.buttons[key] = QPushButton(text)
-            controls.addWidget(self.buttons[key])
-        self.as_user = QCheckBox("I answer as the user")
-        self.edit_results = QCheckBox("Edit tool results")
-        options = QHBoxLayout()
-        options.addWidget(self.as_user)
-        options.addWidget(self.edit_results)
-        options.addStretch(1)
-        self.status = QLabel("Pick a journey and press Step or Run.")
-        self.status.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addLayout(controls)
-        layout.addLayout(options)
-        layout.addWidget(self.status)
-        layout.addWidget(self._tabs(), 1)
-        self.tool_editor = ToolResultEditor()
-        self.tool_editor.hide()
-        layout.addWidget(self.tool_editor)
-        layout.addLayout(self._input_row())
+        self._note_when_stopped = ""
+        self.follow_timer = QTimer(self)
+        self.follow_timer.setSingleShot(True)
+        self.follow_timer.setInterval(FOLLOW_DELAY_MS)
+        self.follow_timer.timeout.connect(self.follow_document)
+        build_dock(self)
         self.refresh_profiles()
         self._on_agent_changed()
-
-    def _tabs(self) -> QTabWidget:
-        self.chat = QTextBrowser()
-        self.prompt = QPlainTextEdit()
-        self.prompt.setReadOnly(True)
-        self.memory = QTableWidget(0, 4)
-        self.memory.setHorizontalHeaderLabels(["Node", "Action", "Observation", "Feedback"])
-        self.memory.horizontalHeader().setStretchLastSection(True)
-        self.memory.verticalHeader().setVisible(False)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.chat, "Chat")
-        self.tabs.addTab(self.prompt, "Prompt")
-        self.tabs.addTab(self.memory, "Memory")
-        return self.tabs
-
-    def _input_row(self) -> QHBoxLayout:
-        self.user_input = QLineEdit()
-        self.user_input.setPlaceholderText("Type as the user (answers the next question)…")
-        self.send_button = QPushButton("Send")
-        row = QHBoxLayout()
-        row.addWidget(self.user_input, 1)
-        row.addWidget(self.send_button)
-        return row
+        self._connect()
+        self.refresh_journeys()
 
     def _connect(self) -> None:
         b = self.buttons
@@ -135,31 +74,51 @@ class SimulationDock(QWidget):
         self.send_button.clicked.connect(self._send)
         self.user_input.returnPressed.connect(self._send)
         self.tool_editor.returned.connect(self.return_tool_result)
+        self.session.changed.connect(lambda *_: self.follow_timer.start())
+        self.session.replaced.connect(self.follow_timer.start)
         w = self.controller.worker
         w.stepped.connect(self._on_stepped)
         w.rewound.connect(self._on_rewound)
         w.state_changed.connect(self._on_state)
         w.run_done.connect(self._on_run_done)
-        w.failed.connect(lambda text: self.status.setText("Error: " + text))
+        w.failed.connect(self._on_failed)
         w.user_input_needed.connect(self._on_input_needed)
         w.tool_result_needed.connect(self._on_tool_needed)
 
+    # -- following the document ---------------------------------------------------------------
+    def follow_document(self) -> None:
+        """The document changed: re-list journeys and stop a live run made on the old SOP."""
+        self.follow_timer.stop()
+        live = self.loaded and not self.replay_title
+        if live and self.events and not self.snapshot.get("done"):
+            self._note_when_stopped = SOP_CHANGED_NOTE
+            self.tool_editor.hide()
+            self.waiting_for = None
+            self.controller.stop()
+            self.status.setText(SOP_CHANGED_NOTE)
+        self.refresh_journeys()
+
     # -- choices ------------------------------------------------------------------------------
     def refresh_journeys(self) -> None:
-        """Re-list journeys of the current document (covering set first)."""
+        """Re-list journeys of the current document (covering set first), keeping the selected
+        journey when the new document still has it."""
+        index = self.journey_box.currentIndex()
+        kept = self.choices[index].journey if 0 <= index < len(self.choices) else None
         sop = self.session.sop
         count, self.choices = journey_choices(sop) if sop.start else (0, [])
         self.journey_box.blockSignals(True)
         self.journey_box.clear()
-        for index, choice in enumerate(self.choices):
+        for number, choice in enumerate(self.choices):
             mark = "★ " if choice.covering else ""
-            self.journey_box.addItem(f"{index}: {mark}{choice.label}")
-            self.journey_box.setItemData(index, choice.label, 3)  # tooltip role
+            self.journey_box.addItem(f"{number}: {mark}{choice.label}")
+            self.journey_box.setItemData(number, choice.label, 3)  # tooltip role
+        same = [n for n, c in enumerate(self.choices) if c.journey == kept]
+        self.journey_box.setCurrentIndex(same[0] if same else (0 if self.choices else -1))
         self.journey_box.blockSignals(False)
         covering = sum(1 for c in self.choices if c.covering)
         self.journey_label.setText(f"Journey ({count} in all, ★ {covering} cover every edge)")
-        self.journey_label.setWordWrap(True)
-        self._invalidate()
+        if not (self.loaded and self.replay_title):  # a stored run replays its own version
+            self._invalidate()
 
     def refresh_profiles(self) -> None:
         self.profiles = load_profiles(self.settings)
@@ -188,6 +147,8 @@ class SimulationDock(QWidget):
     # -- driving ------------------------------------------------------------------------------
     def start(self) -> bool:
         """Load a fresh session for the current choices into the worker."""
+        if self.follow_timer.isActive():  # an edit not yet followed: list its journeys first
+            self.follow_document()
         index = self.journey_box.currentIndex()
         if not 0 <= index < len(self.choices):
             self.status.setText("This SOP has no journey to simulate.")
@@ -214,8 +175,12 @@ class SimulationDock(QWidget):
             self.controller.step_back()
 
     def reset(self) -> None:
+        """Back to the start: the same session, or a fresh one when the choices or the SOP
+        changed since it was loaded."""
         if self.loaded:
             self.controller.reset()
+        else:
+            self.start()
 
     def pause(self) -> None:
         self.controller.pause()
@@ -223,13 +188,18 @@ class SimulationDock(QWidget):
     def stop(self) -> None:
         self.controller.stop()
 
-    def open_replay(self, trace, sop, scenario=None, title: str = "") -> None:
-        """Replay a stored trace step by step (no model call); `sop` is the version it ran."""
+    def open_replay(self, trace, sop, scenario=None, title: str = "",
+                    to_end: bool = False) -> None:
+        """Replay a stored trace (no model call); `sop` is the version it ran. `to_end` shows the
+        whole run at once (Step back / Reset then walk it); else it starts at the beginning."""
         from ..engine.compiled import CompiledSop
         sop = sop or self.session.sop.model_copy(deep=True)
+        self.follow_timer.stop()
         self.replay_title, self.scenario, self.sop_for_run = title, scenario, sop
         self.controller.load(lambda: SimulationSession(CompiledSop(sop), scenario, lambda: None,
                                                        recorded=trace))
+        if to_end:
+            self.controller.rewind(REPLAY_END)
         self.loaded = True
         self.status.setText(f"Replaying {title}" if title else "Replaying a stored run")
 
@@ -245,7 +215,7 @@ class SimulationDock(QWidget):
         self.controller.answer(text)  # answers a waiting question, else the next one
         if self.waiting_for == "user":
             self.waiting_for = None
-        self.user_input.setPlaceholderText("Type as the user (answers the next question)…")
+        self.user_input.setPlaceholderText(INPUT_HINT)
 
     def return_tool_result(self, result: dict | None) -> None:
         self.tool_editor.hide()
@@ -253,7 +223,7 @@ class SimulationDock(QWidget):
         self.controller.return_result(result)
 
     def _on_input_needed(self, variables: list, text: str) -> None:
-        self.user_input.setPlaceholderText(f"The agent asks: {text}")
+        self.user_input.setPlaceholderText(asked_hint(variables, text))
         self.user_input.setFocus()
         self.status.setText("Waiting for your answer as the user…")
         self.waiting_for = "user"
@@ -265,48 +235,6 @@ class SimulationDock(QWidget):
         self.status.setText(f"Edit the result of {tool}, then Return it.")
         self.waiting_for = "tool"
         self.operator_needed.emit("tool")
-
-    # -- what the worker reports ----------------------------------------------------------------
-    def _titles(self) -> dict:
-        return {n.id: (n.title or n.id) for n in self.session.sop.nodes}
-
-    def _on_stepped(self, events: list, snapshot: dict) -> None:
-        titles = self._titles()
-        self.events.extend(events)
-        for event in events:
-            self.chat_lines.append(plain_line(event, titles))
-            self.chat.append(html_line(event, titles))
-        self._show_snapshot(snapshot)
-
-    def _on_rewound(self, events: list, snapshot: dict) -> None:
-        self.events, self.chat_lines = [], []
-        self.chat.clear()
-        self._on_stepped(events, snapshot)
-
-    def _show_snapshot(self, snapshot: dict) -> None:
-        self.snapshot = snapshot
-        self.prompt.setPlainText(snapshot.get("prompt") or "(the run has ended)")
-        self._fill_memory(snapshot.get("memory", []))
-        titles = self._titles()
-        where = titles.get(snapshot.get("node"), snapshot.get("node"))
-        outcome = f" — outcome {snapshot['outcome']}" if snapshot.get("outcome") else ""
-        self.status.setText(f"{self.replay_title + ': ' if self.replay_title else ''}"
-                            f"at {where} · {snapshot.get('events', 0)} events{outcome}")
-        self.snapshot_changed.emit(snapshot)
-
-    def _fill_memory(self, memory: list) -> None:
-        self.memory.setRowCount(len(memory))
-        for row, entry in enumerate(memory):
-            observation = entry.get("observation")
-            if not isinstance(observation, str):
-                observation = json.dumps(observation, ensure_ascii=False, sort_keys=True)
-            for col, value in enumerate((entry.get("node") or "", entry.get("action"),
-                                         observation, entry.get("feedback"))):
-                self.memory.setItem(row, col, QTableWidgetItem(str(value)))
-
-    def _on_state(self, state: str) -> None:
-        self.state = state
-        self.state_changed.emit(state)
 
     def _on_run_done(self, trace) -> None:
         """A live run ended: keep it in the store (when there is one) and tell listeners."""

@@ -8,9 +8,10 @@ endpoints), and a close guard that asks before cancelling a running batch and st
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget
+from shiboken6 import isValid
 
 from . import store_link
 from .sim_batch import BatchDialog
@@ -57,6 +58,7 @@ class SimulationUi(QObject):
             w.addAction(action)
             actions[key] = action
         actions["coverage"].setCheckable(True)
+        _coverage_ready(actions["coverage"], False)
         menu = w.menuBar().addMenu("Si&mulate")
         toolbar = w.addToolBar("Simulation")
         toolbar.setObjectName("simulation_toolbar")
@@ -77,14 +79,17 @@ class SimulationUi(QObject):
         session.replaced.connect(self._on_replaced)
         self.window.installEventFilter(self)
         self.window.view.viewport().installEventFilter(self)
+        app = QCoreApplication.instance()
+        if app is not None:  # quitting may skip the deferred shutdown after the close event
+            app.aboutToQuit.connect(self.shutdown)
 
     def _on_replaced(self) -> None:
         self.overlay.show_run(None)
         self.overlay.set_coverage(None)
         self.actions["coverage"].setChecked(False)
+        _coverage_ready(self.actions["coverage"], False)  # the old batch says nothing of this SOP
         self.toggle_coverage()
-        self.dock.refresh_journeys()
-        self.runs.refresh()
+        self.runs.refresh()  # the dock re-lists its journeys itself
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.window and event.type() == QEvent.Close:
@@ -102,9 +107,18 @@ class SimulationUi(QObject):
             self.shutdown()
 
     def shutdown(self) -> None:
+        """Stop a batch and the worker thread (waiting for both), and take our event filters
+        off: Qt may still send events while tearing the widgets down, when no Python is left
+        to answer them."""
         if self.batch is not None and self.batch.running():
             self.batch.job.stop()
+        if self.batch is not None:
+            self.batch.poll.stop()
         self.dock.shutdown()
+        if isValid(self.window):
+            for watched in (self.window, self.window.view.viewport()):
+                if isValid(watched):
+                    watched.removeEventFilter(self)
 
     # -- actions ------------------------------------------------------------------------------
     def _show_dock(self) -> None:
@@ -128,7 +142,8 @@ class SimulationUi(QObject):
         """A finished batch: its coverage replaces the (stale) marks of the last live run."""
         self.overlay.show_run(None)
         self.overlay.set_coverage(coverage_from_traces(result.traces))
-        self.actions["coverage"].setChecked(True)
+        _coverage_ready(self.actions["coverage"], bool(result.traces))
+        self.actions["coverage"].setChecked(bool(result.traces))
         self.toggle_coverage()
 
     def open_batch(self) -> BatchDialog:
@@ -143,7 +158,8 @@ class SimulationUi(QObject):
 
     def open_batch_result(self, item) -> None:
         self._show_dock()
-        self.dock.open_replay(item.trace, None, item.scenario, title=item.scenario.id)
+        self.dock.open_replay(item.trace, None, item.scenario, title=item.scenario.id,
+                              to_end=True)
 
     def open_stored_run(self, run_id: int) -> None:
         store = store_link.store()
@@ -151,12 +167,24 @@ class SimulationUi(QObject):
             return
         trace, sop, scenario = load_stored_run(store, run_id)
         self._show_dock()
-        self.dock.open_replay(trace, sop, scenario, title=f"run #{run_id}")
+        self.dock.open_replay(trace, sop, scenario, title=f"run #{run_id}", to_end=True)
 
     def edit_endpoints(self) -> None:
         dialog = ProfileDialog(self.window.settings, self.window)
         dialog.profiles_changed.connect(self.dock.refresh_profiles)
         dialog.exec()
+
+
+COVERAGE_WAITING = ("Coverage overlay: run a batch first (Simulate → Batch evaluation…); "
+                    "it then shows how often its runs passed each step")
+COVERAGE_READY = "Coverage overlay: how often the last batch's runs passed each step and edge"
+
+
+def _coverage_ready(action: QAction, ready: bool) -> None:
+    """The overlay has nothing to show before a batch has produced runs: say so, disabled."""
+    action.setEnabled(ready)
+    action.setToolTip(COVERAGE_READY if ready else COVERAGE_WAITING)
+    action.setStatusTip(action.toolTip())
 
 
 def _dock(window, title: str, widget, area) -> QDockWidget:

@@ -57,7 +57,8 @@ class NodeMark(QGraphicsItem):
         return path
 
     def boundingRect(self) -> QRectF:
-        return self.parentItem().body_rect().adjusted(-RING - 4, -RING - 26, RING + 4, RING + 4)
+        # Room on the right for a badge wider than half the node (see _paint_badge).
+        return self.parentItem().body_rect().adjusted(-RING - 4, -RING - 13, RING + 140, RING + 4)
 
     def set_look(self, colour: QColor, width: float, dashed: bool = False, badge: str = ""):
         self.prepareGeometryChange()
@@ -74,14 +75,17 @@ class NodeMark(QGraphicsItem):
             self._paint_badge(painter)
 
     def _paint_badge(self, painter) -> None:
-        """The count above the node's top-right corner (the start marker is top-left)."""
+        """The count on the ring's top-right corner, straddling the ring line so it stays
+        clear of edge labels just above the node (the start marker is top-left)."""
         font = QFont()
         font.setPointSizeF(8.0)
         font.setBold(True)
         painter.setFont(font)
         width = QFontMetricsF(font).horizontalAdvance(self.badge) + 14
         rect = self.parentItem().body_rect()
-        box = QRectF(rect.right() + RING - width, rect.top() - RING - 22, width, 18)
+        # Never left of the centre: the start marker sits on the top middle of the first node.
+        left = max(rect.right() + RING - width, rect.center().x() + 14)
+        box = QRectF(left, rect.top() - RING - 9, width, 18)
         painter.setPen(Qt.NoPen)
         painter.setBrush(QBrush(self.colour))
         painter.drawRoundedRect(box, 9, 9)

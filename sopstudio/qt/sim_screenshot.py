@@ -60,11 +60,19 @@ def run_simulation_for_screenshot(window, journey: int | None = None,
 
 
 def simulate_and_screenshot(window, out_path: str, journey: int | None = None,
-                            scenario: str | None = None, steps: int | None = None) -> None:
-    """What the gui command calls for --simulate: simulate, render, stop the worker."""
+                            scenario: str | None = None, steps: int | None = None,
+                            batch: bool = False) -> None:
+    """What the gui command calls for --simulate (simulate, render) and --batch (run the
+    covering batch, render the window beside the dialog); then stop the workers."""
     from .app import screenshot
-    sim = run_simulation_for_screenshot(window, journey, scenario, steps)
-    screenshot(window, out_path)
+    if batch:
+        sim, dialog = batch_for_screenshot(window)
+        dialog.results.scrollToTop()
+        QCoreApplication.processEvents()
+        compose([window, dialog], out_path)
+    else:
+        sim = run_simulation_for_screenshot(window, journey, scenario, steps)
+        screenshot(window, out_path)
     sim.shutdown()
 
 
@@ -74,7 +82,9 @@ def batch_for_screenshot(window, timeout: float = DEFAULT_TIMEOUT):
     sim = attach_simulation(window)
     dialog = sim.open_batch()
     dialog.start()
-    if not _spin_until(lambda: dialog.result is not None and not dialog.running(), timeout):
+    # Finished means the last rows are in and the coverage is on the canvas (batch_finished).
+    if not _spin_until(lambda: dialog.result is not None and not dialog.running()
+                       and not dialog.poll.isActive(), timeout):
         raise TimeoutError("the batch did not finish in time")
     return sim, dialog
 

@@ -72,17 +72,21 @@ def save_profiles(settings, profiles: list[Profile]) -> None:
     settings.sync()
 
 
-def check_connection(profile: Profile) -> str:
-    """One line saying what the server answered (raises on failure)."""
+def check_connection(profile: Profile, key: str | None = None) -> str:
+    """One line saying what the server answered (raises on failure); `key` is one typed in the
+    dialog and not yet kept for the session."""
     from ..engine.llm_client import LLMClient
     settings = profile.llm_settings()
     settings.retries, settings.timeout = 0, 10.0
+    if key:
+        settings.api_key = key
     models = LLMClient(settings).models()
     return f"Connected: {len(models)} model(s)" + (f", e.g. {models[0]}" if models else "")
 
 
 class ProfileDialog(QDialog):
-    """Edit endpoint profiles; emits `profiles_changed` after a save."""
+    """Edit endpoint profiles; emits `profiles_changed` after a save. Edits to every profile are
+    kept while switching between them, and saved together (Save) or dropped (Close)."""
 
     profiles_changed = Signal()
 
@@ -91,6 +95,8 @@ class ProfileDialog(QDialog):
         self.setWindowTitle("Model endpoints")
         self.settings = settings
         self.profiles = load_profiles(settings)
+        self.keys = [_SESSION_KEYS.get(p.name, "") for p in self.profiles]  # typed, not kept yet
+        self.shown = -1  # the profile the form shows (its edits go back on a switch)
         self.runner = BackgroundRunner(self)
         self.runner.done.connect(lambda text: self.status.setText(text))
         self.runner.failed.connect(lambda text: self.status.setText("Failed: " + text))
@@ -133,38 +139,46 @@ class ProfileDialog(QDialog):
         layout.addWidget(buttons)
 
     def _show(self, index: int) -> None:
+        self._keep_form()
         if not 0 <= index < len(self.profiles):
             return
-        p = self.profiles[index]
+        p, self.shown = self.profiles[index], index
         self.name.setText(p.name)
         self.base_url.setText(p.base_url)
         self.model.setText(p.model)
         self.temperature.setValue(float(p.temperature))
         self.key_env.setText(p.api_key_env)
-        self.key.setText(_SESSION_KEYS.get(p.name, ""))
+        self.key.setText(self.keys[index])
+
+    def _keep_form(self) -> None:
+        """Put the form's edits back into the profile it shows (nothing is saved yet)."""
+        if 0 <= self.shown < len(self.profiles):
+            self.profiles[self.shown] = self.current()
+            self.keys[self.shown] = self.key.text()
+            self.chooser.setItemText(self.shown, self.profiles[self.shown].name)
 
     def current(self) -> Profile:
-        """The profile as the form shows it (also keeps the session key)."""
-        profile = Profile(self.name.text().strip() or "unnamed", self.base_url.text().strip(),
-                          self.model.text().strip(), self.temperature.value(),
-                          self.key_env.text().strip())
-        set_session_key(profile.name, self.key.text())
-        return profile
+        """The profile as the form shows it."""
+        return Profile(self.name.text().strip() or "unnamed", self.base_url.text().strip(),
+                       self.model.text().strip(), self.temperature.value(),
+                       self.key_env.text().strip())
 
     def _add(self) -> None:
         self.profiles.append(Profile(f"Profile {len(self.profiles) + 1}",
                                      "http://127.0.0.1:8000/v1", "model"))
+        self.keys.append("")
         self.chooser.addItem(self.profiles[-1].name)
         self.chooser.setCurrentIndex(len(self.profiles) - 1)
 
     def save(self) -> None:
-        index = self.chooser.currentIndex()
-        self.profiles[index] = self.current()
-        self.chooser.setItemText(index, self.profiles[index].name)
+        """Save every profile's edits (and keep typed keys for this session only)."""
+        self._keep_form()
+        for profile, key in zip(self.profiles, self.keys):
+            set_session_key(profile.name, key)
         save_profiles(self.settings, self.profiles)
         self.status.setText("Saved.")
         self.profiles_changed.emit()
 
     def test(self) -> None:
         self.status.setText("Testing…")
-        self.runner.submit(check_connection, self.current())
+        self.runner.submit(check_connection, self.current(), self.key.text())

@@ -11,9 +11,24 @@ from __future__ import annotations
 import queue
 import threading
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
+from shiboken6 import isValid
 
 WAIT_POLL = 0.05  # seconds between checks of the stop flag while waiting for the operator
+
+
+def plain_error(problem: Exception) -> str:
+    """One plain line for an engine error (never a bare exception name and repr)."""
+    from ..core.errors import SopStudioError
+    if isinstance(problem, KeyError):
+        name = problem.args[0] if problem.args else "?"
+        return (f"The simulation stopped: it needs '{name}', which this SOP does not have "
+                f"(was it changed?). Press Reset to start again.")
+    if isinstance(problem, SopStudioError):
+        return f"The simulation stopped: {problem}"
+    detail = str(problem).strip().splitlines()[0] if str(problem).strip() else \
+        problem.__class__.__name__
+    return f"The simulation stopped: {detail}"
 
 
 class SimWorker(QObject):
@@ -43,7 +58,7 @@ class SimWorker(QObject):
             self.session = factory()
         except Exception as problem:  # noqa: BLE001 - shown in the dock, never fatal
             self.session = None
-            self.failed.emit(f"{problem.__class__.__name__}: {problem}")
+            self.failed.emit(plain_error(problem))
             return
         self.session.user_hook = self._ask_operator
         self.session.tool_hook = self._edit_result
@@ -125,7 +140,7 @@ class SimWorker(QObject):
         try:
             return fn()
         except Exception as problem:  # noqa: BLE001 - an engine error ends this request only
-            self.failed.emit(f"{problem.__class__.__name__}: {problem}")
+            self.failed.emit(plain_error(problem))
             return None
 
     def _publish(self, events: list) -> None:
@@ -194,6 +209,9 @@ class SimController(QObject):
                              (self._type_ahead, self.worker.type_ahead)):
             signal.connect(slot)
         self.thread.finished.connect(self.worker.deleteLater)
+        app = QCoreApplication.instance()
+        if app is not None:  # the window may never get its close event: quit is the last call
+            app.aboutToQuit.connect(self.shutdown)
         self.thread.start()
 
     def load(self, factory) -> None:
@@ -235,7 +253,14 @@ class SimController(QObject):
         self.worker._results.put(result)
 
     def shutdown(self, msecs: int = 5000) -> bool:
+        """Stop the run, end the thread's event loop and wait for it (at most `msecs`); safe to
+        call more than once. A worker blocked waiting for the operator is released by the stop
+        flag; one inside a slow model call gets the timeout."""
+        if not isValid(self) or not isValid(self.thread):
+            return True  # already torn down with its window
         self.worker.pause_flag.set()
         self.worker.stop_flag.set()
+        if not self.thread.isRunning():
+            return True
         self.thread.quit()
         return self.thread.wait(msecs)

@@ -11,6 +11,7 @@ that nothing supplies, makes it halt with reason "blocked" instead of calling th
 from __future__ import annotations
 
 from ..compiled import CompiledSop, guard_holds, tool_arguments
+from ..users import spoken_name
 from .base import Action, AgentContext, ask, call, finish, halt, say
 
 BLOCKED_TEXT = "I'm sorry, I can't continue without your {name}. Please come back when you have it."
@@ -35,7 +36,7 @@ class ScriptedAgent:
                 said = True
             elif kind == "user":
                 if event.missing:
-                    return halt("blocked", BLOCKED_TEXT.format(name=event.missing[0]))
+                    return halt("blocked", BLOCKED_TEXT.format(name=spoken_name(event.missing[0])))
                 answered.update(event.values or ())
                 pending_question = event.question
             elif kind == "say" and event.knowledge:
@@ -49,7 +50,7 @@ class ScriptedAgent:
             return say(answer, knowledge=pending_question)
         wanted = [v for v in node.ask if v not in answered]
         if wanted:  # a partial answer is asked again; the turn limit bounds a silent user
-            return ask(wanted, "Could you give me your " + ", ".join(wanted) + "?")
+            return ask(wanted, question_text(ctx.sop, wanted))
         return self._tools_or_finish(ctx, done_tools)
 
     def _tools_or_finish(self, ctx: AgentContext, done: set[str]) -> Action:
@@ -59,6 +60,24 @@ class ScriptedAgent:
                 continue
             arguments, missing = tool_arguments(self.compiled, cnode, tool, ctx.variables)
             if missing:
-                return halt("blocked", BLOCKED_TEXT.format(name=missing[0]))
+                return halt("blocked", BLOCKED_TEXT.format(name=spoken_name(missing[0])))
             return call(tool.name, arguments)
         return finish()
+
+
+def question_text(sop, names: list[str]) -> str:
+    """"Could you tell me ...?" from each variable's description (else its name, spoken)."""
+    described = {v.name: v.description for v in sop.variables}
+    parts = [_phrase(described.get(name) or "", name) for name in names]
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"Could you tell me {listed}?"
+
+
+def _phrase(description: str, name: str) -> str:
+    text = description.strip().rstrip(".?!").strip()
+    if not text:
+        return "your " + spoken_name(name)
+    # Lower-case the first letter, unless it starts an acronym ("SKU of the item").
+    if len(text) > 1 and text[1].isupper():
+        return text
+    return text[0].lower() + text[1:]

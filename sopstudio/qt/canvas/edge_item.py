@@ -144,7 +144,7 @@ class EdgeItem(QGraphicsItem):
         painter.setPen(Qt.NoPen)
         painter.setBrush(QBrush(colour))
         painter.drawPolygon(self._arrow)
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < 0.35:
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < style.TEXT_DETAIL:
             return
         if self.text:
             self._paint_label(painter, colour)

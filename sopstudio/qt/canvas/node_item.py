@@ -16,6 +16,9 @@ from . import style
 
 PORT_RADIUS = 6.0
 BADGE_RADIUS = 9.0
+# The START marker is its own child item stacked above every other child (simulation rings and
+# highlights are children too, at lower z), so nothing is drawn over it.
+START_Z = 100
 
 
 class NodeItem(QGraphicsItem):
@@ -34,6 +37,7 @@ class NodeItem(QGraphicsItem):
         self.outcome = None
         self.is_start = False
         self.issue_severity: str | None = None
+        self.start_marker: StartMarker | None = None
         self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemIsMovable
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setAcceptHoverEvents(True)
@@ -50,12 +54,24 @@ class NodeItem(QGraphicsItem):
         self.tools = list(node.tools)
         self.markers = _markers(node)
         self.outcome = node.outcome
-        self.is_start = sop.start == node.id
+        self.set_start(sop.start == node.id)
         self.base_tooltip = _tooltip(node)
         self.setToolTip(self.base_tooltip)
         if node.position is not None:
             self.setPos(QPointF(*node.position))
         self.update()
+
+    def set_start(self, is_start: bool) -> None:
+        self.is_start = is_start
+        if is_start and self.start_marker is None:
+            self.start_marker = StartMarker(self)
+        elif not is_start and self.start_marker is not None:
+            self.start_marker.setParentItem(None)
+            if self.scene() is not None:
+                self.scene().removeItem(self.start_marker)
+            self.start_marker = None
+        if self.start_marker is not None:
+            self.start_marker.prepareGeometryChange()
 
     def set_issue(self, severity: str | None, text: str = "") -> None:
         self.issue_severity = severity
@@ -140,7 +156,7 @@ class NodeItem(QGraphicsItem):
         selected = bool(option.state & QStyle.State_Selected)
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
         self._paint_body(painter, selected)
-        if detail < 0.35:  # zoomed far out: the shape alone, text would be unreadable anyway
+        if detail < style.TEXT_DETAIL:  # zoomed far out: the shape alone, text is mere specks
             return
         painter.setPen(style.TEXT)
         if self.shape_kind == "task":
@@ -149,8 +165,6 @@ class NodeItem(QGraphicsItem):
             self._paint_centered_title(painter)
         if self.shape_kind != "end":
             self._paint_port(painter)
-        if self.is_start:
-            self._paint_start(painter)
         if self.issue_severity:
             _paint_badge(painter, QPointF(self.width / 2 - 2, -self.height / 2 + 2),
                          self.issue_severity)
@@ -226,16 +240,35 @@ class NodeItem(QGraphicsItem):
         painter.setBrush(QBrush(style.BACKGROUND))
         painter.drawEllipse(self.port_center(), PORT_RADIUS - 1.5, PORT_RADIUS - 1.5)
 
-    def _paint_start(self, painter) -> None:
-        top = QPointF(0, -self.height / 2)
+
+
+class StartMarker(QGraphicsItem):
+    """The green START arrow and word above the start node's top edge (a child of its item)."""
+
+    def __init__(self, node_item: NodeItem):
+        super().__init__(node_item)
+        self.setAcceptedMouseButtons(Qt.NoButton)  # clicks go to the node
+        self.setZValue(START_Z)
+
+    def boundingRect(self) -> QRectF:
+        node = self.parentItem()
+        return QRectF(-node.width / 2, -node.height / 2 - 16, node.width / 2 + 8, 16)
+
+    def paint(self, painter, option, widget=None):
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < style.TEXT_DETAIL:
+            return
+        node = self.parentItem()
+        top = QPointF(0, -node.height / 2)
         painter.setPen(Qt.NoPen)
         painter.setBrush(style.START_COLOR)
         painter.drawPolygon(QPolygonF([top + QPointF(-7, -13), top + QPointF(7, -13),
                                        top + QPointF(0, -2)]))
         painter.setFont(style.small_font())
+        label = QRectF(-node.width / 2 + 8, top.y() - 15, 44, 14)
+        painter.setBrush(QBrush(style.BACKGROUND))  # stays legible over a ring drawn below
+        painter.drawRoundedRect(label.adjusted(-3, 0, 3, 0), 3, 3)
         painter.setPen(style.START_COLOR)
-        painter.drawText(QRectF(-self.width / 2 + 8, top.y() - 15, 60, 14),
-                         Qt.AlignLeft | Qt.AlignVCenter, "START")
+        painter.drawText(label, Qt.AlignLeft | Qt.AlignVCenter, "START")
 
 
 def _paint_badge(painter, centre: QPointF, severity: str) -> None:

@@ -22,6 +22,8 @@ ERROR = QColor("#d93025")
 WARNING = QColor("#e8a200")
 BACKGROUND = QColor("#fafbfc")
 GRID = QColor("#eef0f3")
+# Below this zoom, items draw shapes only (10 pt text is under ~2 px tall there).
+TEXT_DETAIL = 0.2
 
 # End node fill by outcome, matched by word stem so "approved", "resolved_ok" etc. all work.
 OUTCOME_FILLS = (  # checked in order: "unresolved" is red, not green

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QMouseEvent, QPainter
+from PySide6.QtGui import QMouseEvent, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
 
 MIN_SCALE, MAX_SCALE = 0.05, 4.0
 ZOOM_STEP = 1.2
+# Fit never zooms out below this: titles and edge labels stay readable; a taller graph shows its
+# top and the user scrolls. (Text is hidden only far below it: style.TEXT_DETAIL.)
+READABLE_SCALE = 0.6
 
 
 class CanvasView(QGraphicsView):
@@ -34,17 +37,28 @@ class CanvasView(QGraphicsView):
     def zoom_out(self) -> None:
         self.zoom(1 / ZOOM_STEP)
 
-    def fit_all(self) -> None:
-        """Fit every item, with a margin, never magnified above 100 % (small graphs stay crisp)."""
+    def fit_all(self, floor: float = READABLE_SCALE) -> None:
+        """Fit every item, with a margin, between `floor` and 100 % (small graphs stay crisp).
+
+        A graph too big to fit at `floor` is shown at `floor` from its top (where it starts),
+        centred horizontally; `floor=0` fits everything whatever the scale (screenshots)."""
         rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
             return
         rect = rect.adjusted(-30, -30, 30, 30)
         self.setSceneRect(rect.united(self.scene().sceneRect()))
         self.fitInView(rect, Qt.KeepAspectRatio)
-        if self.scale_factor() > 1.0:
-            self.resetTransform()
+        scale = self.scale_factor()
+        if scale > 1.0 or scale < floor:
+            self.setTransform(QTransform.fromScale(*(2 * [min(1.0, max(scale, floor))])))
+            self._show_top(rect)
+
+    def _show_top(self, rect: QRectF) -> None:
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        if visible.height() >= rect.height():
             self.centerOn(rect.center())
+        else:
+            self.centerOn(rect.center().x(), rect.top() + visible.height() / 2)
 
     def include(self, rect: QRectF, margin: float = 600.0) -> None:
         """Grow the scrollable area so `rect` (scene) can be scrolled to and centred."""

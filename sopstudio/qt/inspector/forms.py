@@ -39,6 +39,11 @@ class Form(QWidget):
         obj = self.target()
         return getattr(obj, field) if obj is not None else None
 
+    def flush(self) -> None:
+        """Commit what the user typed but did not confirm yet (the form is about to change)."""
+        for binding in list(self.bindings.values()):
+            binding.flush()
+
     def load(self, ident=None) -> bool:
         self.ident = ident
         obj = self.target()
@@ -76,19 +81,19 @@ class NodeForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Id", "id", QLineEdit(), on_finish=True)
+        self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Title", "title", QLineEdit())
         self.add("Kind", "kind", _combo("task", "end", "subflow"))
         self.add("Instructions", "instructions", _text(90))
         self.add("Steps (one a line)", "steps", _text(70), parse=f.line_list,
                  show=f.show_line_list)
         self.add("Ask (comma list)", "ask", QLineEdit(), parse=f.comma_list,
-                 show=f.show_comma_list)
+                 show=f.show_comma_list, on_finish=True)
         self.add("Tools (comma list)", "tools", QLineEdit(), parse=f.comma_list,
-                 show=f.show_comma_list)
+                 show=f.show_comma_list, on_finish=True)
         self.add("Say", "say", _text(60), parse=f.optional_text)
         self.add("Set (name = expr)", "set", _text(60), parse=parse_assignments,
-                 show=show_assignments)
+                 show=show_assignments, on_finish=True)
         spin = QSpinBox()
         spin.setRange(0, 99)
         spin.setSpecialValueText("default (3)")
@@ -106,7 +111,7 @@ class EdgeForm(Form):
         self.ends = QLabel()
         self.layout_.addRow("Connects", self.ends)
         self.condition = ConditionEdit()
-        self.add("Condition", "when", self.condition, parse=parse_condition)
+        self.add("Condition", "when", self.condition, parse=parse_condition, on_finish=True)
         self.add("Label", "label", QLineEdit())
         self.add("On", "on", _combo("success", "failure"))
 
@@ -125,16 +130,16 @@ class ToolForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Name", "name", QLineEdit(), on_finish=True)
+        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Description", "description", _text(60))
         method = _combo("GET", "POST", "PUT", "PATCH", "DELETE")
         method.setEditable(True)
         self.add("Method", "method", method)
         self.add("URL", "url", QLineEdit())
         self.add("Parameters (JSON Schema)", "parameters", _text(120), parse=parse_schema,
-                 show=show_json)
+                 show=show_json, on_finish=True)
         self.add("Outputs (JSON list)", "outputs", _text(120), parse=parse_outputs,
-                 show=show_outputs)
+                 show=show_outputs, on_finish=True)
         self.add("Errors (comma list)", "errors", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list)
 

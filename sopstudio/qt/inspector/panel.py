@@ -32,7 +32,12 @@ class InspectorPanel(QWidget):
         self.setMinimumWidth(320)
         self.current = "sop"
 
+    def _flush(self) -> None:
+        if self.current in self.forms:
+            self.forms[self.current].flush()
+
     def _show(self, kind: str, ident, heading: str) -> None:
+        self._flush()
         form = self.forms[kind]
         if not form.load(ident):
             self.show_sop()
@@ -51,12 +56,14 @@ class InspectorPanel(QWidget):
         self._show("tool", name, f"Tool {name}")
 
     def show_sop(self) -> None:
+        self._flush()
         self.current = "sop"
         self.forms["sop"].load(None)
         self.heading.setText("SOP")
         self.stack.setCurrentWidget(self.forms["sop"])
 
     def show_summary(self, nodes: int, edges: int) -> None:
+        self._flush()
         self.current = "summary"
         self.heading.setText("Selection")
         self.summary.setText(f"{nodes} node(s) and {edges} edge(s) selected.")
