@@ -18,8 +18,7 @@ from . import __version__, commands
 from .commands._common import UsageError
 from .core.errors import SopStudioError
 
-# Exit code for "the input file could not be read" (DESIGN §9); argparse uses it for usage too.
-EXIT_UNREADABLE = 2
+# Exit code for usage errors (argparse's own; DESIGN §9 gives unreadable input files the same).
 EXIT_USAGE = 2
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 
 import threading
@@ -10,7 +11,7 @@ import pytest
 
 from sopstudio.core.model import SOP, Node
 from sopstudio.store import StoreError, hash_sop, open_store
-from sopstudio.store.redact import is_secret_key, strip_secrets
+from sopstudio.store.redact import is_secret_key, scrub_text, strip_secrets, strip_userinfo
 
 FAKE_KEY = "sk-test-FAKEkey0123456789abcdefXYZ"
 FAKE_BEARER = "tok-FAKEbearer-9876543210zyx"
@@ -180,6 +181,38 @@ def test_no_secret_is_written_to_the_file(tmp_path, monkeypatch):
     assert b"gpt-x" in raw  # the settings that are not secret are there
 
 
+def test_url_userinfo_never_reaches_the_file(tmp_path, monkeypatch):
+    for key in [k for k in os.environ if is_secret_key(k)]:
+        monkeypatch.delenv(key)  # only the URL can make the store scrub events
+    path = tmp_path / "url.sqlite"
+    base_url = "http://alice:pw-S3cr3t-99@127.0.0.1:9/v1"
+    settings = {"base_url": base_url, "mirrors": ["https://bob:hunter22x@example.test/a"]}
+    with open_store(path) as store:
+        run_id = store.save_run(sop=sop(), agent="dpa", settings=settings)
+        store.add_events(run_id, [
+            {"type": "say", "text": f"calling {base_url}/chat"},
+            {"type": "tool_call", "tool": "t", "arguments": {"url": "ftp://x:y@h/f"}}])
+        record = store.load_run(run_id)
+        assert record.settings == {"base_url": "http://127.0.0.1:9/v1",
+                                   "mirrors": ["https://example.test/a"]}
+        assert record.events[0]["text"] == "calling http://127.0.0.1:9/v1/chat"
+        assert record.events[1]["arguments"] == {"url": "ftp://h/f"}
+    raw = b"".join(p.read_bytes() for p in tmp_path.glob("url.sqlite*"))
+    for secret in (b"pw-S3cr3t-99", b"alice", b"hunter22x", b"x:y@"):
+        assert secret not in raw, secret
+    assert b"127.0.0.1:9/v1" in raw
+
+
+def test_strip_userinfo_keeps_urls_without_it():
+    assert strip_userinfo("see https://u:p@h.test:8/x?a=b@c and http://h/y") == \
+        "see https://h.test:8/x?a=b@c and http://h/y"
+    assert strip_userinfo("mail ann@example.test, http://h/x") == "mail ann@example.test, http://h/x"
+    assert scrub_text('{"u": "http://a:b@h/"}', set()) == '{"u": "http://h/"}'
+    found: set[str] = set()
+    assert strip_secrets({"u": "http://user:longpassword@h/"}, found) == {"u": "http://h/"}
+    assert "longpassword" in found
+
+
 def test_one_store_shared_between_threads(store):
     run_id = store.save_run(sop_id="threads")
     errors = []
@@ -204,3 +237,15 @@ def test_one_store_shared_between_threads(store):
     for who in range(4):  # each thread's batches stay in its own order
         mine = [t for t in texts if t.startswith(f"{who}:")]
         assert mine == [f"{who}:{b}:{k}" for b in range(20) for k in range(10)]
+
+
+def test_url_userinfo_in_events_is_stripped_even_with_no_known_secrets(tmp_path, monkeypatch):
+    for name in list(os.environ):
+        if any(word in name.upper() for word in ("KEY", "TOKEN", "SECRET", "PASSWORD")):
+            monkeypatch.delenv(name)
+    path = tmp_path / "s.sqlite"
+    with open_store(str(path)) as store:
+        run = store.save_run(sop_id=None, agent="x", settings={},
+                             events=[{"type": "say", "text": "see https://bob:Hunter2-xyz@h.example/x"}])
+        assert "Hunter2-xyz" not in store.load_run(run).events[0]["text"]
+    assert b"Hunter2-xyz" not in path.read_bytes()

@@ -8,7 +8,9 @@ import pytest
 
 from sopstudio.core.errors import EditError
 from sopstudio.core.model import SOP, Node, Tool
-from sopstudio.store import StoreError, bind_tool, open_store, parse_tool_specs
+from sopstudio.formats import FormatError
+from sopstudio.formats.toolspecs import parse_tool_specs
+from sopstudio.store import StoreError, bind_tool, open_store
 
 SCHEMA = {"type": "object", "properties": {"account_id": {"type": "string", "pattern": "^A\\d+$"}},
           "required": ["account_id"], "additionalProperties": False}
@@ -58,15 +60,35 @@ def test_list_and_search(store):
 
 
 def test_parse_both_spec_forms_keeps_schema_verbatim():
-    tools = parse_tool_specs(BEDROCK + OPENAI)
+    tools, notes = parse_tool_specs(BEDROCK + OPENAI)
     assert [t.name for t in tools] == ["getAccount", "closeTicket", "refund", "flat"]
-    assert tools[0].parameters == SCHEMA and tools[3].parameters == SCHEMA
+    assert tools[0].parameters == SCHEMA and tools[3].parameters == SCHEMA and notes == []
     assert tools[2].parameters["properties"]["order"] == {"type": "integer"}
-    assert parse_tool_specs({"tools": BEDROCK})[1].description == "Close a support ticket"
-    for bad in ([{"nothing": 1}], [3], "text", [{"toolSpec": {"description": "no name"}}],
+    assert parse_tool_specs({"tools": BEDROCK})[0][1].description == "Close a support ticket"
+    own = Tool(name="own", method="POST", url="http://127.0.0.1:9/x", errors=["e"])
+    assert parse_tool_specs([own.model_dump(mode="json")])[0] == [own]  # every field kept
+    for bad in ([{"nothing": 1}], [3], "text", [], [{"toolSpec": {"description": "no name"}}],
                 [{"toolSpec": {"name": "x", "inputSchema": {"json": [1]}}}]):
-        with pytest.raises(StoreError):
+        with pytest.raises(FormatError):
             parse_tool_specs(bad)
+
+
+def test_library_import_keeps_sop_bench_required_and_reads_tool_config(store, tmp_path):
+    # SOP-Bench puts `required` beside `json`; Bedrock wraps the list in `toolConfig`.
+    spec = {"toolSpec": {"name": "getPatientId", "description": "Find a patient",
+                         "inputSchema": {"json": {"type": "object", "properties": {
+                             "patient_name": {"type": "string"}}},
+                             "required": ["patient_name"]}}}
+    path = tmp_path / "bedrock.json"
+    path.write_text(json.dumps({"toolConfig": {"tools": [spec, BEDROCK[1]]}}))
+    assert [t.name for t in store.import_tools(path)] == ["getPatientId", "closeTicket"]
+    assert store.get_tool("getPatientId").required_parameters() == ["patient_name"]
+    assert store.get_tool("getPatientId").parameters["properties"] == {
+        "patient_name": {"type": "string"}}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"toolSpec": {"description": "no name"}}]))
+    with pytest.raises(StoreError, match="bad.json: item 0"):
+        store.import_tools(bad)
 
 
 def test_import_files(store, tmp_path):

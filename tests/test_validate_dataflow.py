@@ -88,6 +88,23 @@ def test_error_is_available_on_failure_edges_only_and_outputs_on_success_only():
     assert undefined(model) == [("call", "e2", "error"), ("call", "e4", "balance")]
 
 
+def test_tool_is_available_next_to_error_on_failure_edges_only():
+    # The engine sets both `error` and `tool` (the failing tool's name) when it follows a
+    # failure edge, so conditions there may read `tool`; a success edge may not.
+    model = sop(
+        [{"id": "ask", "ask": ["account"], "max_attempts": 2},
+         {"id": "call", "tools": ["lookup", "score"]},
+         {"id": "end", "kind": "end"}],
+        [{"id": "e1", "source": "ask", "target": "call"},
+         {"id": "e2", "source": "call", "target": "end", "when": "tool == 'score'"},
+         {"id": "e3", "source": "call", "target": "end", "when": "else"},
+         {"id": "e4", "source": "call", "target": "ask", "on": "failure",
+          "when": "tool == 'lookup' and error == 'not_found'"}], variables=["account"])
+    assert undefined(model) == [("call", "e2", "tool")]
+    message = next(i.message for i in validate(model) if i.code == "undefined-variable")
+    assert "a failure edge" in message
+
+
 def test_dotted_names_count_by_first_segment():
     model = sop(
         [{"id": "ask", "ask": ["account"]},

@@ -208,10 +208,6 @@ class JourneyGraph:
         raise IndexError(f"journey {index} does not exist ({self.count()} journeys)")
 
 
-def journey_graph(sop: SOP) -> JourneyGraph:
-    return JourneyGraph(sop)
-
-
 def count_journeys(sop: SOP) -> int:
     return JourneyGraph(sop).count()
 

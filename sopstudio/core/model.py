@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from . import expr as _expr
+
 FORMAT_NAME = "sopstudio"
 FORMAT_VERSION = 1
 DEFAULT_MAX_ATTEMPTS = 3
@@ -108,7 +110,7 @@ class Edge(_Base):
 
     @property
     def is_else(self) -> bool:
-        return self.when is not None and self.when.strip() == "else"
+        return _expr.is_else(self.when)
 
 
 class SOP(_Base):

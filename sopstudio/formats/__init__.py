@@ -31,11 +31,6 @@ IMPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", 
 EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
                   "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts")
 LOSSLESS_FORMATS = ("json", "sop-text")
-# Suggested file name endings, for the CLI and the GUI's save dialog.
-EXTENSIONS = {"json": ".sop.json", "text": ".txt", "sop-text": ".sop.txt",
-              "journeybench": ".journeybench.json", "dot": ".dot", "mermaid": ".mmd",
-              "toolspecs": ".toolspecs.json", "openai-tools": ".tools.json", "svg": ".svg",
-              "png": ".png", "spa-prompt": ".spa.txt", "dpa-prompts": ".dpa.json"}
 _BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
 _DOT = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b[^{\n]*\{", re.IGNORECASE)
 _MERMAID = re.compile(r"^\s*(?:flowchart|graph)(?:\s+(?:TD|TB|BT|LR|RL))?\s*;?\s*$", re.I)

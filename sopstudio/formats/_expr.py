@@ -11,7 +11,7 @@ from ..core import expr as _core
 
 def syntax_error(text: str) -> str | None:
     """A plain message when `text` is not a valid condition, else None."""
-    if is_else(text):
+    if _core.is_else(text):
         return None
     try:
         _core.parse(text)
@@ -20,13 +20,9 @@ def syntax_error(text: str) -> str | None:
     return None
 
 
-def is_else(text: str | None) -> bool:
-    return _core.is_else(text)
-
-
 def names_read(text: str | None) -> list[str]:
     """Root variable names a condition reads (sorted); [] for `else` or text that does not parse."""
-    if not text or is_else(text):
+    if not text or _core.is_else(text):
         return []
     try:
         return sorted({name.split(".")[0] for name in _core.names_read(text)})

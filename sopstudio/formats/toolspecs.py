@@ -1,5 +1,12 @@
 """Tool specs: SOP-Bench / Bedrock `toolSpec` lists and OpenAI function-tool lists.
 
+`parse_tool_specs` is the one parser of tool specifications (the store's `library import` uses
+it too). It accepts a JSON list of specs, `{"tools": [...]}`, the Bedrock
+`{"toolConfig": {"tools": [...]}}` wrapper, or one spec alone; each spec is a Bedrock
+`{"toolSpec": {name, description, inputSchema: {json: schema}}}` (a `required` that SOP-Bench
+puts beside `json` is moved into the schema, with a note), an OpenAI function tool (nested
+`{"type": "function", "function": {...}}` or the flat Responses-API form), or our own `Tool`.
+
 Import gives an SOP with tools and no nodes (a tool library); each tool's JSON-Schema parameters
 are kept verbatim. Export `toolspecs` writes `[{"toolSpec": {name, description, inputSchema:
 {json: parameters}}}]`; export `openai-tools` writes the flat OpenAI `tools` array
@@ -12,17 +19,83 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..core.model import SOP, Tool
 from .base import FormatError, ImportResult
 from .jsonutil import dump_json, read_json
 
 
+_EMPTY_SCHEMA = {"type": "object", "properties": {}}
+
+
+def parse_tool_specs(data: Any, what: str = "tools") -> tuple[list[Tool], list[str]]:
+    """Tools (and notes for the author) from parsed JSON in any accepted form; the one parser
+    behind both imports and the store's `library import`. Raises FormatError naming the item."""
+    notes: list[str] = []
+    tools = [_tool(item, f"{what}: item {index}", notes)
+             for index, item in enumerate(_items(data, what))]
+    return tools, notes
+
+
 def _items(data: Any, what: str) -> list:
     if isinstance(data, dict):  # Bedrock toolConfig, {"tools": [...]} or one spec
-        data = (data.get("toolConfig") or data).get("tools", [data])
+        config = data.get("toolConfig")
+        data = (config if isinstance(config, dict) else data).get("tools", [data])
     if not isinstance(data, list) or not data:
         raise FormatError(f"{what}: expected a non-empty JSON list of tools", 1)
     return data
+
+
+def _tool(item: Any, where: str, notes: list[str]) -> Tool:
+    if not isinstance(item, dict):
+        raise FormatError(f"{where}: expected an object")
+    if "toolSpec" in item:
+        return _bedrock(item["toolSpec"], where, notes)
+    if item.get("type") == "function" or "function" in item:
+        spec = item.get("function", item)
+        if not isinstance(spec, dict) or not spec.get("name"):
+            raise FormatError(f"{where}: is not a function tool with a name")
+        return _validate({"name": spec["name"], "description": spec.get("description") or "",
+                          "parameters": _schema(spec.get("parameters"), where)}, where)
+    if "name" in item:  # our own Tool object: every field kept
+        return _validate(item, where)
+    raise FormatError(f"{where}: not a tool specification (no toolSpec, function or name)")
+
+
+def _bedrock(spec: Any, where: str, notes: list[str]) -> Tool:
+    if not isinstance(spec, dict) or not spec.get("name"):
+        raise FormatError(f"{where}: has no toolSpec with a name")
+    wrapper = spec.get("inputSchema") or {}
+    if not isinstance(wrapper, dict):
+        raise FormatError(f"{where}: inputSchema must be an object")
+    schema = dict(_schema(wrapper.get("json"), where))
+    outside = {k: v for k, v in wrapper.items() if k != "json" and k not in schema}
+    if outside:  # SOP-Bench sometimes puts `required` beside `json` instead of inside it
+        schema.update(outside)
+        notes.append(f"tool '{spec['name']}': moved {', '.join(outside)} into the "
+                     "parameters schema")
+    return _validate({"name": spec["name"], "description": spec.get("description") or "",
+                      "parameters": schema}, where)
+
+
+def _schema(schema: Any, where: str) -> dict:
+    """The JSON-Schema of the parameters, verbatim; an empty object schema when absent."""
+    if not schema:
+        return dict(_EMPTY_SCHEMA)
+    if not isinstance(schema, dict):
+        raise FormatError(f"{where}: the parameter schema must be an object")
+    return schema
+
+
+def _validate(fields: dict, where: str) -> Tool:
+    try:
+        return Tool.model_validate({**fields, "name": str(fields["name"]),
+                                    "description": str(fields.get("description") or "")})
+    except ValidationError as error:
+        first = error.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "(tool)"
+        raise FormatError(f"{where}: {loc}: {first['msg']}") from None
 
 
 def _library(tools: list[Tool], fmt: str, notes: list[str]) -> ImportResult:
@@ -35,34 +108,13 @@ def _library(tools: list[Tool], fmt: str, notes: list[str]) -> ImportResult:
 
 
 def import_toolspecs(text: str, source: str = "<paste>") -> ImportResult:
-    notes: list[str] = []
-    tools = []
-    for index, item in enumerate(_items(read_json(text, "toolspecs"), "toolspecs")):
-        spec = item.get("toolSpec") if isinstance(item, dict) else None
-        if not isinstance(spec, dict) or not spec.get("name"):
-            raise FormatError(f"toolspecs: item {index} has no toolSpec with a name")
-        schema = dict((spec.get("inputSchema") or {}).get("json") or {})
-        outside = {k: v for k, v in (spec.get("inputSchema") or {}).items()
-                   if k != "json" and k not in schema}
-        if outside:  # SOP-Bench sometimes puts `required` beside `json` instead of inside it
-            schema.update(outside)
-            notes.append(f"tool '{spec['name']}': moved {', '.join(outside)} into the "
-                         "parameters schema")
-        tools.append(Tool(name=str(spec["name"]), description=str(spec.get("description") or ""),
-                          parameters=schema or {"type": "object", "properties": {}}))
+    tools, notes = parse_tool_specs(read_json(text, "toolspecs"), "toolspecs")
     return _library(tools, "toolspecs", notes)
 
 
 def import_openai_tools(text: str, source: str = "<paste>") -> ImportResult:
-    tools = []
-    for index, item in enumerate(_items(read_json(text, "openai-tools"), "openai-tools")):
-        spec = item.get("function", item) if isinstance(item, dict) else None
-        if not isinstance(spec, dict) or not spec.get("name"):
-            raise FormatError(f"openai-tools: item {index} is not a function tool with a name")
-        tools.append(Tool(name=str(spec["name"]), description=str(spec.get("description") or ""),
-                          parameters=spec.get("parameters") or {"type": "object",
-                                                                "properties": {}}))
-    return _library(tools, "openai-tools", [])
+    tools, notes = parse_tool_specs(read_json(text, "openai-tools"), "openai-tools")
+    return _library(tools, "openai-tools", notes)
 
 
 def function_name(name: str) -> str:

@@ -5,11 +5,10 @@ from .db import StoreError, default_path, prepare_path, resolve_path
 from .diff import FieldChange, ItemChange, SopDiff, diff_sops, diff_values
 from .runs import RunRecord
 from .store import Store, open_store
-from .tools import ToolDrift, bind_tool
-from .toolspecs import parse_tool_specs, read_tool_specs
+from .tools import ToolDrift, bind_tool, read_tool_specs
 from .versions import Version
 
 __all__ = ["SHORT", "FieldChange", "ItemChange", "RunRecord", "SopDiff", "Store", "StoreError",
            "ToolDrift", "Version", "bind_tool", "default_path", "diff_sops", "diff_values",
-           "hash_sop", "open_store", "parse_tool_specs", "prepare_path", "read_tool_specs",
+           "hash_sop", "open_store", "prepare_path", "read_tool_specs",
            "resolve_path"]

@@ -35,7 +35,7 @@ def dump(value: Any, secrets: set[str]) -> str:
         text = json.dumps(value, ensure_ascii=False, default=_default)
     except (TypeError, ValueError) as error:
         raise StoreError(f"a trace event cannot be stored: {error}") from None
-    return scrub_text(text, secrets) if secrets else text
+    return scrub_text(text, secrets)
 
 
 def encode(run_id: int, seq: int, event: dict, secrets: set[str]) -> tuple:
@@ -45,7 +45,7 @@ def encode(run_id: int, seq: int, event: dict, secrets: set[str]) -> tuple:
     extra = {}
     for key, value in event.items():
         if key in TEXT_COLUMNS and isinstance(value, str):
-            row[key] = scrub_text(value, secrets) if secrets else value
+            row[key] = scrub_text(value, secrets)
         elif key in JSON_COLUMNS:
             row[key] = dump(value, secrets)
         else:

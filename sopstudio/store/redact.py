@@ -1,8 +1,10 @@
 """Keep secrets out of the store: API keys, tokens, passwords and authorization headers.
 
 Run settings lose every key whose name looks secret (recursively) and every value that looks
-like a credential (`Bearer ...`, `sk-...`). The values removed, plus the secrets found in the
-environment, are remembered so that a copy echoed into a trace event is replaced too.
+like a credential (`Bearer ...`, `sk-...`); URLs in string values lose their userinfo
+(`http://user:pass@host/v1` -> `http://host/v1`, e.g. a `--base-url`). The values removed, plus
+the secrets found in the environment, are remembered so that a copy echoed into a trace event is
+replaced too; `scrub_text` also strips userinfo from any URL in the text it is given.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ _SECRET_WORDS = {"password", "passwd", "passphrase", "secret", "secrets", "autho
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _SECRET_VALUE = re.compile(r"^\s*(bearer|basic)\s+\S+|\bsk-[A-Za-z0-9_\-]{12,}", re.IGNORECASE)
 MIN_SECRET_LEN = 8  # shorter strings would replace innocent text
+# scheme://USERINFO@ -- the userinfo characters of RFC 3986 (no '/', '@', quotes or spaces).
+_USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.\-]*://)([A-Za-z0-9\-._~%!$&'()*+,;=:]+)@")
 
 
 def is_secret_key(name: str) -> bool:
@@ -49,7 +53,28 @@ def strip_secrets(data: Any, found: set[str] | None = None) -> Any:
         kept = [v for v in data if not looks_secret(v)]
         found.update(v for v in data if looks_secret(v))
         return [strip_secrets(v, found) for v in kept]
+    if isinstance(data, str):
+        return _strip_userinfo(data, found)
     return data
+
+
+def strip_userinfo(text: str) -> str:
+    """`text` with the `user:password@` part of every URL in it removed."""
+    # Cheap test first: this runs on every stored trace event.
+    return _USERINFO.sub(r"\1", text) if "@" in text else text
+
+
+def _strip_userinfo(text: str, found: set[str]) -> str:
+    """Like `strip_userinfo`, remembering the original text and the passwords, so that an echo
+    of either in a trace event is scrubbed (and `found` is not empty, so events get scrubbed)."""
+    clean = strip_userinfo(text)
+    if clean != text:
+        found.add(text)
+        for match in _USERINFO.finditer(text):
+            _, _, password = match.group(2).partition(":")
+            if len(password) >= MIN_SECRET_LEN:
+                found.add(password)
+    return clean
 
 
 def _collect(value: Any, found: set[str]) -> None:
@@ -71,7 +96,9 @@ def environment_secrets() -> set[str]:
 
 
 def scrub_text(text: str, secrets: set[str]) -> str:
-    """Replace every known secret value inside already-serialised text."""
+    """Strip URL userinfo, then replace every known secret value, inside already-serialised
+    text."""
+    text = strip_userinfo(text)
     for secret in secrets:
         if len(secret) >= MIN_SECRET_LEN and secret in text:
             text = text.replace(secret, REDACTED)

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..core.errors import EditError
 from ..core.model import SOP, Tool
+from ..formats.base import FormatError
+from ..formats.toolspecs import parse_tool_specs
 from .blobs import get_blob
 from .db import StoreError, now_iso
 from .diff import FieldChange, diff_values
-from .toolspecs import read_tool_specs
 
 
 @dataclass
@@ -29,6 +31,22 @@ class ToolDrift:
     def to_dict(self) -> dict:
         return {"sop_id": self.sop_id, "version": self.version, "tool": self.tool,
                 "changes": [c.to_dict() for c in self.changes]}
+
+
+def read_tool_specs(path: str | os.PathLike) -> list[Tool]:
+    """The tools of a tool-spec file, read by the formats' parser (`parse_tool_specs`, every
+    accepted form); any problem is a StoreError naming the file."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise StoreError(f"{path}: cannot read file ({error.__class__.__name__})") from None
+    except json.JSONDecodeError as error:
+        raise StoreError(f"{path}: line {error.lineno}: not valid JSON ({error.msg})") from None
+    try:
+        return parse_tool_specs(data, str(path))[0]
+    except FormatError as error:
+        raise StoreError(str(error)) from None
 
 
 def _spec(tool: Tool) -> str:

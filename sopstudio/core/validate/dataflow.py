@@ -4,8 +4,9 @@ Semantics (a forward must-analysis, DESIGN §2):
 
 - A variable becomes set by a node's `ask` (the user answers), by the outputs of a tool the node
   calls (`tool.outputs[].name`, after that tool, on success edges), or by the node's `set`
-  (evaluated after the tools, in order, on success edges). On a failure edge the node's asks and
-  `error` (the failing tool's error code) are set, but not its tool outputs or assignments.
+  (evaluated after the tools, in order, on success edges). On a failure edge the node's asks,
+  `error` (the failing tool's error code) and `tool` (the failing tool's name) are set, as the
+  engine provides both there, but not its tool outputs or assignments.
   Declaring a variable in `sop.variables` sets nothing: a user variable that no node asks (and
   nothing else sets) is unavailable everywhere.
 - A tool guarded by `tool_when` counts as called: its guard is the author's statement of when its
@@ -30,6 +31,10 @@ from ..expr import suggest
 from ..model import Node
 from .context import Context
 from .expressions import edge_key, node_key
+
+# What the engine adds to the variables when it follows a failure edge: the error code and
+# the name of the tool that failed (engine/orchestrator_actions.py, `_on_failure`).
+FAILURE_NAMES = ("error", "tool")
 
 
 class _Names:
@@ -63,7 +68,7 @@ def check_dataflow(ctx: Context) -> None:
 
 def _producers(ctx: Context) -> dict[str, list[str]]:
     """name -> where it can be set, for messages ("asked in node a", "output of tool t")."""
-    found: dict[str, list[str]] = {"error": ["a failure edge"]}
+    found: dict[str, list[str]] = {name: ["a failure edge"] for name in FAILURE_NAMES}
     for node in ctx.nodes.values():
         for name in node.ask:
             found.setdefault(name, []).append(f"asked in node {node.id}")
@@ -79,7 +84,7 @@ def _gen(ctx: Context, node: Node, names: _Names) -> tuple[int, int]:
     """(set on success edges, set on failure edges) by the node itself."""
     outputs = [o.name for tool in ctx.node_tools(node) for o in tool.outputs]
     success = names.mask([*node.ask, *outputs, *node.set])
-    return success, names.mask([*node.ask, "error"])
+    return success, names.mask([*node.ask, *FAILURE_NAMES])
 
 
 def _solve(ctx: Context, gen: dict[str, tuple[int, int]]) -> dict[str, int]:

@@ -55,10 +55,6 @@ class Issue:
             data["variable"] = self.variable
         return data
 
-    @property
-    def is_error(self) -> bool:
-        return self.severity == ERROR
-
 
 def make_issue(code: str, message: str, **where: str | None) -> Issue:
     """An Issue whose severity comes from CODES, so no check can get a severity wrong."""

@@ -52,8 +52,11 @@ def _split_title(text: str) -> tuple[str, str]:
 
 class _Builder:
     def __init__(self):
-        self.nodes: list[Node] = []
-        self.edges: list[Edge] = []
+        # Nodes and edges are appended to a draft SOP's lists so that its lookups
+        # (`node`, `out_edges`) serve the builder too.
+        self.draft = SOP(id="draft")
+        self.nodes: list[Node] = self.draft.nodes
+        self.edges: list[Edge] = self.draft.edges
         self.tools: dict[str, Tool] = {}
         self.variables: dict[str, Variable] = {}
         self.notes: list[str] = []
@@ -137,7 +140,7 @@ class _Builder:
     def _chain_source(self, first, pending: list[Pending]) -> Node:
         if len(pending) == 1 and pending[0][1] is None:
             node = self.node_by_id(pending[0][0])
-            if not any(e.on == "success" for e in self.out_edges(node.id)):
+            if not any(e.on == "success" for e in self.draft.out_edges(node.id)):
                 return node
         node = self.add_node(first.lineno, f"Decide: {first.condition}",
                              id_hint="decide_" + words.name_from(first.condition, "branch"))
@@ -289,10 +292,7 @@ class _Builder:
         return "completed"
 
     def node_by_id(self, node_id: str) -> Node:
-        return next(n for n in self.nodes if n.id == node_id)
-
-    def out_edges(self, node_id: str) -> list[Edge]:
-        return [e for e in self.edges if e.source == node_id]
+        return next(n for n in self.nodes if n.id == node_id)  # pending edges name added nodes
 
 
 def _flatten(stmt) -> list[tuple[int, str]]:
