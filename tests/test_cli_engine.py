@@ -72,8 +72,12 @@ def test_errors_are_one_line(capsys, sop_file, tmp_path):
     assert cli(["simulate", sop_file, "--journey", "99"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "journey 99 does not exist" in err
-    assert cli(["bench", sop_file, "--agent", "nosuch"]) == 1
-    assert "unknown agent 'nosuch'" in capsys.readouterr().err
+    for command in ("bench", "simulate"):  # a usage error (argparse choices): exit 2
+        with pytest.raises(SystemExit) as exited:
+            cli([command, sop_file, "--agent", "nosuch"])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "invalid choice: 'nosuch'" in err
     assert cli(["journeys", str(tmp_path / "missing.sop.json")]) == 2
 
 

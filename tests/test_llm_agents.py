@@ -12,6 +12,7 @@ from fake_llm_server import FakeLLMServer, garbage, reply, slow, status, tool
 from llm_support import RESPONSES, run, settings
 from sopstudio.engine.agents.dpa import DpaAgent
 from sopstudio.engine.agents.spa import SpaAgent
+from sopstudio.formats import export_sop
 from sopstudio.engine.audit import audit_trace
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.llm_client import LLMClient, ModelUnreachable
@@ -132,8 +133,9 @@ def test_spa_sees_every_tool_and_its_violations_are_measured_not_prevented():
     assert guardrail_codes(trace) == [] and trace.outcome == "resolved"
     assert names(server.requests[0])[:2] == ["lookup_order", "issue_refund"]
     prompt = server.requests[0]["messages"][0]["content"]
-    assert prompt.startswith("You are") and "Format Guide:" in prompt
-    assert "Section refund: Refund" in prompt and "If status == 'lost'" in prompt
+    assert prompt.startswith(export_sop(refund_sop(), "spa-prompt").rstrip("\n"))
+    assert "Section: Refund [refund]" in prompt and "If status == 'lost'" in prompt
+    assert "finish_conversation" in prompt
     found = audit_trace(CompiledSop(refund_sop()), trace)
     assert [v["code"] for v in found] == ["tool-not-in-node"]
     assert found[0]["node"] == "verify" and found[0]["tool"] == "issue_refund"

@@ -28,6 +28,7 @@ from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._store import add_db_argument, open_from_args
 
 NAME = "bench"
+AGENT_CHOICES = ("scripted", "dpa", "spa")
 HELP = "batch-run generated scenarios with an agent and print the metrics"
 # Table columns: (heading, metrics key); the JSON keeps the long names.
 COLUMNS = tuple(zip(("ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr", "tsr"), RATES))
@@ -91,7 +92,8 @@ def warn_if_invalid(sop, path: str) -> None:
 
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
-    parser.add_argument("--agent", default="scripted", help="scripted (default), dpa or spa")
+    parser.add_argument("--agent", default="scripted", choices=AGENT_CHOICES,
+                        help="scripted (default), dpa or spa")
     add_model_arguments(parser)
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
     parser.add_argument("--csv", help="run a SOP-Bench style CSV test set (one scenario per row) "

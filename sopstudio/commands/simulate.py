@@ -15,7 +15,7 @@ from ..engine.batch import is_unreachable
 from ..engine.runner import orchestrator_for
 from ..engine.scenarios import TYPES, scenarios_for
 from ._common import load_or_exit, print_json
-from .bench import (add_model_arguments, add_store_arguments, agent_options, now,
+from .bench import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
                     open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
@@ -26,8 +26,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
     parser.add_argument("--journey", type=int, default=0, help="journey number (BFS order)")
     parser.add_argument("--scenario", choices=TYPES, default="correct")
-    parser.add_argument("--agent", default="scripted", help="scripted (default), dpa or spa")
+    parser.add_argument("--agent", default="scripted", choices=AGENT_CHOICES,
+                        help="scripted (default), dpa or spa")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--allow-live", action="store_true",
+                        help="tools marked live call their real endpoint (default: mocked)")
     add_model_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
@@ -75,7 +78,8 @@ def _pick(args, cs, sop):
 def _run_and_store(store, args, cs, scenario):
     started = now()
     orchestrator = orchestrator_for(cs, scenario, args.agent, seed=args.seed,
-                                    agent_options=agent_options(args))
+                                    agent_options=agent_options(args),
+                                    allow_live=args.allow_live)
     try:
         trace = orchestrator.run()
     except Exception as error:

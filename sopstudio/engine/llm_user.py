@@ -4,7 +4,8 @@ The model plays the customer: the agent's messages are sent to it as `user` mess
 earlier replies as `assistant` messages. It only knows the seed values (minus what the scenario
 withholds). Its reply is free text; for the metrics, a `UserTurn` also lists the asked values the
 text verifiably contains (`values`) and the asked names the user does not have (`missing`).
-A "<quit>" reply (Appendix F) is kept as text. Transport failures raise `LLMError`.
+A "<quit>" reply (Appendix F) is kept as text and ends the run (the orchestrator
+checks `users.is_quit`: outcome stopped, end text "user-quit"). Transport failures raise `LLMError`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ import json
 from typing import Any
 
 from .llm_client import LLMError
-from .users import UserTurn
-
-QUIT = "<quit>"
+from .users import QUIT, UserTurn  # noqa: F401 - QUIT is part of this module's interface
 OPENING_REQUEST = "[Start the conversation: tell the agent what you want.]"
 
 PROMPT = """Goal:{user_seed}

@@ -30,7 +30,6 @@ from .trace import Trace
 
 INCOMPLETE = frozenset(("turn-limit", "stopped"))
 RATES = ("ujcs", "tta", "tca", "path_accuracy", "leaf_accuracy", "ecr", "c_tsr", "tsr")
-KEYS = (*RATES, "runs", "unrealized")
 
 
 def tool_call_accuracy(actual: list, expected: list) -> tuple[int, float]:

@@ -11,9 +11,16 @@ Semantics: the agent acts in the node (say/ask/call/finish/halt, see agents/base
 the orchestrator evaluates `set`, then leaves by the first success edge whose `when` holds, else
 the `else` edge (`branching: all`: every true edge, depth first; the outcome is that of the last
 end reached). A tool error takes the first matching failure edge; without one, the agent may call
-the tool again, up to the node's `max_attempts` calls in all in this visit, and then the run ends
-with the grace message (outcome technical-issue). Entering a node more than `max_attempts` times
-ends the run the same way. Deterministic for a given agent, user, response table and seed.
+the tool again. Every call of a tool in one node visit, success or failure, counts against the
+node's `max_attempts`: after `max_attempts` failed calls, or at a call beyond `max_attempts`
+(a model repeating a successful call), the run ends with the grace message (outcome
+technical-issue, code attempts-exhausted). Entering a node more than `max_attempts` times ends
+the run the same way. A static (SPA) agent is not confined to nodes, so it has a per-run cap
+instead: at most 3 x (number of SOP tools) + 10 tool calls (`static_tool_cap`); the call beyond
+ends the run the same way (code tool-call-cap). Tool calls are not turns (JourneyBench counts
+messages), so the turn limit is unchanged; these bounds replace `max_events` as the real stop.
+A user reply holding the "<quit>" token (users.QUIT) ends the run: outcome stopped, end text user-quit.
+Deterministic for a given agent, user, response table and seed.
 """
 
 from __future__ import annotations
@@ -36,7 +43,13 @@ from .users import UserTurn
 GRACE_MESSAGE = ("I'm sorry, I'm facing a technical issue and cannot complete your request "
                  "right now. Please try again later.")
 TURN_EVENTS = frozenset(("say", "ask", "user"))
+STATIC_CAP_PER_TOOL, STATIC_CAP_EXTRA = 3, 10
 UserOverride = Callable[[list, "str | None"], "UserTurn | str | None"]
+
+
+def static_tool_cap(sop) -> int:
+    """Per-run bound on tool calls of a static (SPA) agent: 3 x the SOP's tools + 10."""
+    return STATIC_CAP_PER_TOOL * len(sop.tools) + STATIC_CAP_EXTRA
 
 
 class Orchestrator(NodeActions):
@@ -67,7 +80,9 @@ class Orchestrator(NodeActions):
         self.pending: deque[Event] = deque()
         self.node_id = self.sop.start
         self.visit: list[Event] = []
-        self.failures: dict[str, int] = {}
+        self.calls: dict[str, int] = {}   # tool -> calls in this node visit
+        self.trace_calls = 0               # tool calls in the whole run
+        self.tool_cap = static_tool_cap(self.sop)
         self.reflections: list[str] = []
         self.rejections = 0
         self.started = self.done = False
@@ -120,7 +135,8 @@ class Orchestrator(NodeActions):
         turn, operator = self._opening()
         if turn is not None:
             self._user_event(turn, operator)
-        self._enter(self.sop.start, None, None)
+        if not self.done:
+            self._enter(self.sop.start, None, None)
 
     def _act(self) -> None:
         ctx = self.context()
@@ -181,11 +197,27 @@ class Orchestrator(NodeActions):
                 return "malformed-output", "Tool arguments must be a JSON object."
         if action.kind == "ask" and not all(isinstance(v, str) for v in action.variables or []):
             return "malformed-output", "Ask for variables by name."
+        if action.kind == "finish" and isinstance(action.values, dict):
+            problem = self._unaskable(action.values)
+            if problem is not None:
+                return problem
         for check in self.checks:
             verdict = check(action, ctx)
             if verdict:
                 return verdict if isinstance(verdict, tuple) else ("guardrail", str(verdict))
         return None
+
+    def _unaskable(self, values: dict) -> tuple[str, str] | None:
+        """Finish values may only carry what this node asks the user: anything else (a tool
+        output, a routed-on status) would let the model steer the edges itself."""
+        askable = list(self.node.ask)
+        extra = sorted(str(k) for k in values if k not in askable)
+        if not extra:
+            return None
+        allowed = ", ".join(askable) or "none"
+        return "value-not-askable", (f"finish_step may only give values this step asks the user "
+                                     f"for ({allowed}); not: {', '.join(extra)}. Use the tools "
+                                     f"to obtain other values.")
 
     def _reject(self, code: str, message: str, action: Any) -> None:
         if isinstance(action, Action):

@@ -11,7 +11,7 @@ from typing import Any
 from .agents.base import Action
 from .compiled import CEdge, choose_failure, choose_success, run_sets
 from .trace import MemoryEntry
-from .users import UserTurn
+from .users import UserTurn, is_quit
 
 
 class NodeActions:
@@ -29,6 +29,8 @@ class NodeActions:
         self.transcript.append({"role": "agent", "text": text})
         turn, operator = self._reply(variables, text)
         self._user_event(turn, operator)
+        if self.done:  # the user quit
+            return
         ok = not turn.missing and not turn.question and all(v in turn.values for v in variables)
         self._memory("ask_user_input: " + ", ".join(variables), turn.text, ok)
 
@@ -54,18 +56,30 @@ class NodeActions:
         self._emit("user", node=self.node_id, text=turn.text, values=dict(turn.values) or None,
                    missing=list(turn.missing) or None, question=turn.question, operator=operator)
         self.transcript.append({"role": "user", "text": turn.text})
+        if is_quit(turn.text):  # the simulated user ended the conversation (Appendix F)
+            self._end("stopped", text="user-quit")
+            return
         self.variables.update(turn.values)
 
     # -- tools ------------------------------------------------------------------------------
     def _do_call(self, action: Action) -> None:
         name, arguments = action.tool, dict(action.arguments or {})
+        if self._call_bound_reached(name):
+            return
+        self.calls[name] = self.calls.get(name, 0) + 1
+        self.trace_calls += 1
         self._emit("tool_call", node=self.node_id, tool=name, arguments=arguments)
         self.trace.tool_trace.append({"tool": name, "arguments": arguments})
         if self.recorded is not None:
             result, operator = self.recorded.next_result()
+            note = self.recorded.last_note()
         else:
             result, operator = self.tools.call(name, arguments)
-        attempt = self.failures.get(name, 0) + 1
+            live_note = getattr(self.tools, "live_note", None)
+            note = live_note(name) if live_note else None
+        if note:
+            self._emit("note", node=self.node_id, tool=name, text=note)
+        attempt = self.calls[name]
         self._emit("tool_result", node=self.node_id, tool=name, result=result, attempt=attempt,
                    operator=operator)
         if "error" in result:
@@ -76,15 +90,29 @@ class NodeActions:
             self._memory("api_call: " + name, outputs, True)
             self.variables.update(outputs)
 
+    def _call_bound_reached(self, name: str) -> bool:
+        """Ends the run (grace message) instead of a call beyond the bounds: per node visit, a
+        tool is called at most `max_attempts` times, success or failure (Agent-S: an action
+        repeated beyond the bound ends the flow); a static agent, never confined to a node, has
+        a per-run cap on tool calls instead (see `static_tool_cap`)."""
+        if self.static:
+            if self.trace_calls >= self.tool_cap:
+                self._grace("tool-call-cap")
+                return True
+            return False
+        if self.calls.get(name, 0) >= self.compiled.nodes[self.node_id].node.attempts:
+            self._grace("attempts-exhausted")
+            return True
+        return False
+
     def _on_failure(self, tool: str, error: str) -> None:
-        self.failures[tool] = self.failures.get(tool, 0) + 1
         if self.static:
             return
         cnode = self.compiled.nodes[self.node_id]
         edge = choose_failure(cnode, {**self.variables, "error": error, "tool": tool})
         if edge is not None:
             self._follow(edge)
-        elif self.failures[tool] >= cnode.node.attempts:
+        elif self.calls.get(tool, 0) >= cnode.node.attempts:
             self._grace("attempts-exhausted")
 
     # -- leaving nodes ----------------------------------------------------------------------
@@ -148,7 +176,7 @@ class NodeActions:
         self.visits[target] = count
         self.node_id = target
         self.visit = []
-        self.failures = {}
+        self.calls = {}
         self._emit("transition", node=target, edge=edge_id, source=source)
         self.trace.path.append(target)
         if edge_id is not None:

@@ -23,6 +23,9 @@ class RecordedInputs:
         self.actions = [e.action for e in events if e.action is not None]
         self.users = [e for e in events if e.type == "user"]
         self.results = [e for e in events if e.type == "tool_result"]
+        # the note event (live tool mocked) that preceded each result, if any
+        self.notes = [events[i - 1].text if i and events[i - 1].type == "note" else None
+                      for i, e in enumerate(events) if e.type == "tool_result"]
         self.has_opening = bool(events) and events[0].type == "user"
         self._a = self._u = self._r = 0
 
@@ -44,6 +47,9 @@ class RecordedInputs:
 
     def opening(self) -> tuple[UserTurn | None, dict | None]:
         return self.next_user() if self.has_opening else (None, None)
+
+    def last_note(self) -> str | None:
+        return self.notes[self._r - 1] if self._r else None
 
     def next_result(self) -> tuple[dict, dict | None]:
         if self._r >= len(self.results):
@@ -71,16 +77,21 @@ class ReplayAgent:
         raise ReplayExhausted("replay agent is driven by the recording")
 
 
-def replay(compiled, trace: Trace | dict) -> Trace:
-    """Re-run a recorded trace against `compiled`; returns the new (identical) trace."""
+def replay_orchestrator(compiled, trace: Trace | dict):
+    """An orchestrator that re-feeds a recorded trace (no model call, no tool call), set up
+    from the trace's meta (seed and limits); step it (the GUI) or run it (`replay`)."""
     from .orchestrator import Orchestrator
     recorded = RecordedInputs(trace)
     meta = (trace.meta if isinstance(trace, Trace) else trace.get("meta", {})) or {}
     agent = ReplayAgent(meta.get("agent", "replay"), bool(meta.get("static")))
     extra = {k: v for k, v in meta.items() if k not in ("sop", "agent", "seed")}
-    orchestrator = Orchestrator(compiled, agent, None, seed=meta.get("seed", 0),
-                                max_turns=meta.get("max_turns", 40),
-                                max_events=meta.get("max_events", 10_000),
-                                max_rejections=meta.get("max_rejections", 2),
-                                meta=extra, recorded=recorded)
-    return orchestrator.run()
+    return Orchestrator(compiled, agent, None, seed=meta.get("seed", 0),
+                        max_turns=meta.get("max_turns", 40),
+                        max_events=meta.get("max_events", 10_000),
+                        max_rejections=meta.get("max_rejections", 2),
+                        meta=extra, recorded=recorded)
+
+
+def replay(compiled, trace: Trace | dict) -> Trace:
+    """Re-run a recorded trace against `compiled`; returns the new (identical) trace."""
+    return replay_orchestrator(compiled, trace).run()

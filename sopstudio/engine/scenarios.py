@@ -11,7 +11,8 @@ Per journey (JourneyBench phase 4):
   error no failure edge of its node catches when the tool declares one (else its first error, else
   ``api_error``); the outcome is that failure edge's path, or ``technical-issue`` after retries.
 Expected path / tool trace / end node / outcome come from the reference walk (walk.py).
-``realized`` says whether the correct scenario's walk follows its journey. It may not: conditions
+``realized`` says whether the correct scenario's walk follows its journey (see `realises` for
+journeys through a ``branching: "all"`` node: one branch of the run). It may not: conditions
 along the path contradict each other, or the SOP is broken (a condition reads a misspelt name).
 Then the expectations come from the JOURNEY, never from re-interpreting the broken SOP: a correct
 scenario expects the journey's path, edges and end node and that end node's outcome; the derived
@@ -68,7 +69,7 @@ def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
     if values.unsolved:
         base.notes.append("no values found for edges: " + ", ".join(values.unsolved))
     base.expected = expected_run(cs, base.user["seed"], base.responses).to_dict()
-    base.realized = base.expected["edges"] == list(journey.edges)
+    base.realized = realises(cs, base.expected, journey)
     if not base.realized:
         base.expected = _journey_expected(cs, journey, base)
         base.notes.append("the SOP cannot follow this journey with the generated values; "
@@ -82,6 +83,25 @@ def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
     if failing is not None:
         built["failing-function"] = _derive(cs, base, number, "failing-function", failing=failing)
     return [built[t] for t in types if t in built]
+
+
+def realises(cs: CompiledSop, expected: dict, journey: Journey) -> bool:
+    """Whether the walk (`expected`) follows `journey`.
+
+    A journey is one path from the start to an end. Through a `branching: "all"` node the run
+    follows EVERY true edge depth first, so it visits several ends; the journey is then realised
+    when it is one of those branches: its edges appear, in order, among the walk's edges and its
+    end is among the nodes the walk reached. The expected results stay the walk's (the whole
+    run, outcome of the last end reached), which is what a correct agent does. Without a
+    branching-all node on the journey, the walk's edges must equal the journey's."""
+    walked = list(expected.get("edges") or [])
+    if walked == list(journey.edges):
+        return True
+    if not any(cs.nodes[n].node.branching == "all" for n in journey.nodes if n in cs.nodes):
+        return False
+    remaining = iter(walked)
+    in_order = all(edge in remaining for edge in journey.edges)  # subsequence test
+    return in_order and journey.nodes[-1] in (expected.get("path") or [])
 
 
 def _journey_expected(cs: CompiledSop, journey: Journey, base: Scenario) -> dict:

@@ -3,7 +3,10 @@
 The response table maps a tool name to the list of responses for its successive calls in a run;
 each response is ``{"outputs": {...}}`` or ``{"error": "code"}``; calls beyond the list repeat
 the last entry. A tool absent from the table answers with typed defaults (first enum value...), so
-a hand-started simulation in the GUI always gets an answer. No network call is ever made here.
+a hand-started simulation in the GUI always gets an answer. No network call is made here unless
+the run passes `allow_live=True`: then a tool with `live: true` calls its real endpoint
+(live_tools.py); with live calls off (the default) it is mocked and `live_note` says so (the
+orchestrator records it as a `note` event).
 
 Operator override (the GUI's "edit before it is returned"): a dict ``{tool: response}`` or a
 callable ``(tool, arguments, response) -> response | None``; an overridden result is recorded on the
@@ -16,6 +19,7 @@ import copy
 from typing import Any, Callable, Mapping
 
 from ..core.model import Tool
+from .live_tools import call_endpoint
 
 Override = Callable[[str, dict, dict], "dict | None"] | Mapping[str, dict] | None
 
@@ -39,8 +43,9 @@ def normalise(response: Any) -> dict:
 
 class MockTools:
     def __init__(self, tools: Mapping[str, Tool], responses: Mapping[str, list] | None = None,
-                 override: Override = None):
+                 override: Override = None, allow_live: bool = False):
         self.tools = tools
+        self.allow_live = allow_live
         self.responses = {name: list(entries) for name, entries in (responses or {}).items()}
         self.override = override
         self.calls: dict[str, int] = {}
@@ -50,13 +55,23 @@ class MockTools:
         index = self.calls.get(name, 0)
         self.calls[name] = index + 1
         entries = self.responses.get(name)
-        if entries:
+        tool = self.tools.get(name)
+        if tool is not None and tool.live and self.allow_live:
+            result = call_endpoint(tool, arguments)
+        elif entries:
             result = normalise(entries[min(index, len(entries) - 1)])
         elif name in self.tools:
             result = {"outputs": default_outputs(self.tools[name])}
         else:
             result = {"error": "unknown_tool"}
         return self._apply_override(name, arguments, result)
+
+    def live_note(self, name: str) -> str | None:
+        """Why a live tool answered from the mock (live calls not allowed), else None."""
+        tool = self.tools.get(name)
+        if tool is not None and tool.live and not self.allow_live:
+            return f"tool {name} is live but live calls are off: mocked response used"
+        return None
 
     def _apply_override(self, name: str, arguments: dict, result: dict):
         if self.override is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-EVENT_TYPES = ("say", "user", "ask", "tool_call", "tool_result", "transition", "guardrail", "end")
 CONTRACT_KEYS = ("type", "node", "tool", "arguments", "result", "text")
 
 
@@ -23,6 +22,7 @@ class Event:
     - tool_call: tool, arguments; tool_result: tool, result ({"outputs"} or {"error"}), attempt;
     - transition: node (the node entered), source, edge (None on entering the start);
     - guardrail: text (the reflection), code, tool/arguments of the rejected action;
+    - note: text, tool (a live tool answered from the mock because live calls are off);
     - end: node, outcome, text (the closing/grace message when there is one).
     `action` holds the agent action that produced the event (for replay); `operator` marks
     operator input (an edited tool result or text typed as the user) with what it replaced.

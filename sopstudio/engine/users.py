@@ -4,12 +4,19 @@ A user is asked for a reply whenever the agent asks for values, and once at the 
 which may return None). A reply is a `UserTurn`: free text plus, for scripted users, the
 structured `values` given and the `missing` (withheld) names; `question` marks a knowledge question
 (Agent-S Table 6). An LLM user (llm_user.py) returns text only and lets the agent extract values.
+A reply containing the `QUIT` token ends the run (outcome stopped, see the orchestrator).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+QUIT = "<quit>"  # JourneyBench Appendix F: the user ends the conversation (any user, any time)
+
+
+def is_quit(text: str | None) -> bool:
+    return QUIT in (text or "").lower()
 
 
 @dataclass

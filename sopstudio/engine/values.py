@@ -73,7 +73,7 @@ class _Solver:
             guard = cnode.tool_when.get(tool_name)
             if guard is None:
                 continue
-            self.pinned.update(guard.names())
+            self.pinned.update(_roots(guard.names()))
             if guard_holds(cnode, tool_name, self.env):
                 continue
             entries = self.out.responses[tool_name]
@@ -128,7 +128,7 @@ class _Solver:
 
     def _solve(self, edge: CEdge, negatives: list, edge_id: str) -> None:
         exprs = [c.cond for c in [edge, *negatives] if c.cond is not None]
-        read = set().union(*(e.names() for e in exprs)) if exprs else set()
+        read = _roots(set().union(*(e.names() for e in exprs))) if exprs else set()
         if self._holds(edge, negatives, self.env):
             self.pinned.update(read)
             return
@@ -146,7 +146,7 @@ class _Solver:
             name = todo.pop(0)
             if name in names or name in self.pinned:
                 continue
-            inputs = [set(e.names()) for n, e in self.derived if n == name]
+            inputs = [_roots(e.names()) for n, e in self.derived if n == name]
             if inputs:
                 todo.extend(sorted(set().union(*inputs)))
             elif name in self.origin:
@@ -162,7 +162,7 @@ class _Solver:
     def _recompute(self, changed: set | None, env: dict | None = None) -> None:
         env = self.env if env is None else env
         for name, expr in self.derived:
-            if changed is None or changed & expr.names():
+            if changed is None or changed & _roots(expr.names()):
                 try:
                     env[name] = expr.evaluate(env)
                 except Exception:  # noqa: BLE001 - an uncomputable set leaves the name as is
@@ -177,7 +177,9 @@ class _Solver:
             if cedge.cond is None:
                 continue
             got = satisfy(cedge.cond.node, truth, self.spec) or {}
-            wanted.update({k: v for k, v in got.items() if k in free and k not in wanted})
+            for key, value in got.items():
+                if key in free and key not in wanted:
+                    wanted[key] = _with_fields(self.env.get(key), value)
         if wanted and self._holds(edge, negatives, self._trial(wanted)):
             return wanted
         return None
@@ -203,6 +205,22 @@ class _Solver:
                 self.out.seed[name] = value
             self.env[name] = value
         self._recompute(set(changes))
+
+
+def _roots(names: set) -> set:
+    """Root names of dotted names: a value is held (and written back) under its root."""
+    return {name.split(".", 1)[0] for name in names}
+
+
+def _with_fields(current: Any, value: Any) -> Any:
+    """A nested value (fields a dotted condition needs) laid over the current object value, so
+    the output keeps its other fields."""
+    if isinstance(value, dict) and isinstance(current, dict):
+        out = dict(current)
+        for key, inner in value.items():
+            out[key] = _with_fields(current.get(key), inner)
+        return out
+    return value
 
 
 def journey_values(cs: CompiledSop, journey: Journey) -> JourneyValues:

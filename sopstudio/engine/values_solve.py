@@ -3,10 +3,11 @@
 `satisfy(node, truth, spec)` reads the expression AST constructively (JourneyBench Appendix D):
 `==` -> that value; `>`/`>=` -> value + 1; `<`/`<=` -> value - 1; `and` -> all parts; `or` -> one
 part; `in` -> a member; `not in` / `!=` -> an enum value not excluded or a fresh string; `not` flips.
-It returns a partial assignment or None. `candidates(name, ...)` lists values worth trying for a
-name (its literals in the conditions and their neighbours, enum members, a fresh value) for the
-bounded search that backs the constructive step when it cannot decide (arithmetic, `set`-computed
-scores, functions).
+It returns a partial assignment or None, keyed by root names: a dotted name is nested under its
+root (`response.riskLevel == 'low'` -> {"response": {"riskLevel": "low"}}), the shape tool
+outputs have. `candidates(name, ...)` lists values worth trying for a name (its literals in the
+conditions and their neighbours, enum members, a fresh value) for the bounded search that backs
+the constructive step when it cannot decide (arithmetic, `set`-computed scores, functions).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..core.expr import ast as A
+from ..core.expr.functions import is_number as _number
 
 Spec = Callable[[str], Any]  # name -> declaration with .type/.enum (or None)
 FLIP = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in",
@@ -25,8 +27,29 @@ def fresh(name: str) -> str:
     return f"other_{name}"
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def nested(path: str, value: Any) -> dict:
+    """{"response.riskLevel": v} as the value tools and users give: {"response": {"riskLevel": v}}
+    (a dotted condition reads a field of the root output)."""
+    root, *rest = path.split(".")
+    for key in reversed(rest):
+        value = {key: value}
+    return {root: value}
+
+
+def merge(base: dict, extra: dict) -> dict | None:
+    """`extra` merged into a copy of `base`, nested dicts field by field; None on a conflict."""
+    merged = dict(base)
+    for key, value in extra.items():
+        if key in merged and isinstance(merged[key], dict) and isinstance(value, dict):
+            inner = merge(merged[key], value)
+            if inner is None:
+                return None
+            merged[key] = inner
+        elif key in merged and merged[key] != value:
+            return None
+        else:
+            merged[key] = value
+    return merged
 
 
 def _other(name: str, excluded: list, spec: Spec) -> Any:
@@ -44,6 +67,11 @@ def _other(name: str, excluded: list, spec: Spec) -> Any:
 
 
 def _compare(op: str, name: str, value: Any, spec: Spec) -> dict | None:
+    found = _compare_flat(op, name, value, spec)
+    return None if found is None else merge({}, nested(name, found[name]))
+
+
+def _compare_flat(op: str, name: str, value: Any, spec: Spec) -> dict | None:
     if op == "==":
         return {name: value}
     if op in ("!=", "not in"):
@@ -69,7 +97,7 @@ def satisfy(node: Any, truth: bool, spec: Spec) -> dict | None:
     if isinstance(node, A.Unary) and node.op == "not":
         return satisfy(node.operand, not truth, spec)
     if isinstance(node, A.Name):
-        return {node.dotted: truth}
+        return nested(node.dotted, truth)
     if isinstance(node, A.Literal):
         return {} if bool(node.value) == truth else None
     if isinstance(node, A.BoolOp):
@@ -96,9 +124,9 @@ def _bool_op(node: A.BoolOp, truth: bool, spec: Spec) -> dict | None:
     merged: dict = {}
     for operand in node.operands:
         part = satisfy(operand, truth, spec)
-        if part is None or any(k in merged and merged[k] != v for k, v in part.items()):
+        merged = None if part is None else merge(merged, part)
+        if merged is None:
             return None
-        merged.update(part)
     return merged
 
 

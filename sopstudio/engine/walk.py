@@ -9,8 +9,10 @@ With `journey` (edge ids) the walk FOLLOWS that journey instead of evaluating co
 node the journey's next edge is taken (a failure edge as soon as a tool fails), the attempts bound
 and `branching: all` are ignored, and a tool whose required arguments cannot be filled is still
 called with what is known (unless a value is withheld: then the run is blocked, as documented for
-missing-parameter scenarios). A tool failure the journey does not take is handled as the SOP says
-(failure edge or retries); leaving the journey that way ends the following. This gives the expected
+missing-parameter scenarios). Journey mode is only used for journeys the SOP cannot realise; a
+journey through a `branching: all` node that the SOP does follow (as one of the branches of the
+run, see scenarios.realises) is walked normally, every true branch included. A tool failure the
+journey does not take is handled as the SOP says (failure edge or retries); leaving the journey that way ends the following. This gives the expected
 run of a scenario whose journey the SOP itself cannot realise (a broken condition, contradictory
 conditions): the journey, not a re-interpretation of the broken SOP, says what should happen.
 """

@@ -1,5 +1,9 @@
 """Deployment prompts: the Static-Prompt Agent prompt (JourneyBench Appendix E) with every node
 and tool, and the Dynamic-Prompt Agent bundle: one prompt, tool set and transition list per node.
+
+`export_spa_prompt` is THE SPA prompt: the engine's SPA agent (engine/agents/spa.py) sends it
+verbatim and only appends its control-function paragraph and the known values, so what is
+exported is what is measured.
 """
 
 from __future__ import annotations
@@ -66,8 +70,16 @@ def _section(sop: SOP, node: Node) -> list[str]:
     return lines
 
 
+def _condition(edge) -> str | None:
+    when = (edge.when or "").strip()
+    if edge.on == "failure":  # a failure edge often has no condition: say what it waits for
+        fails = f"a tool of [{edge.source}] fails"
+        return fails if not when or when == "else" else f"{fails} and {when}"
+    return when or None
+
+
 def _gate(sop: SOP, node: Node) -> list[str]:
-    conditions = [e.when for e in sop.in_edges(node.id) if e.when]
+    conditions = [c for c in (_condition(e) for e in sop.in_edges(node.id)) if c]
     if not conditions:
         return []
     joined = " or ".join("otherwise" if c.strip() == "else" else c for c in conditions)

@@ -19,7 +19,7 @@ from ..core.journeys import Journey, JourneyGraph
 from ..core.journeys_cover import cover
 from ..engine.compiled import CompiledSop
 from ..engine.orchestrator import Orchestrator
-from ..engine.orchestrator_replay import RecordedInputs, ReplayAgent, ReplayExhausted
+from ..engine.orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
 from ..engine.trace import Event, Trace
 from ..engine.users import UserTurn
 
@@ -273,14 +273,7 @@ def _render_messages(messages: list, tools: list) -> str:
 
 def replay_session(compiled: CompiledSop, trace: Trace) -> Orchestrator:
     """An orchestrator that re-feeds a stored trace (no model call, no tool call)."""
-    meta = dict(trace.meta or {})
-    agent = ReplayAgent(meta.get("agent", "replay"), bool(meta.get("static")))
-    extra = {k: v for k, v in meta.items() if k not in ("sop", "agent", "seed")}
-    return Orchestrator(compiled, agent, None, seed=meta.get("seed", 0),
-                        max_turns=meta.get("max_turns", 40),
-                        max_events=meta.get("max_events", 10_000),
-                        max_rejections=meta.get("max_rejections", 2), meta=extra,
-                        recorded=RecordedInputs(trace))
+    return replay_orchestrator(compiled, trace)
 
 
 def agent_factory(kind: str, compiled: CompiledSop, profile=None) -> Callable[[], Any]:

@@ -13,7 +13,8 @@ Actions (`Action.kind`):
 - ``call``    call ``tool`` with ``arguments``; the result is in ``ctx.last_result`` and memory;
 - ``finish``  the node's work is done: the orchestrator evaluates ``set`` and the edges (DPA
               contract: the model never picks the next node). ``values`` may carry variable values
-              the agent extracted from the conversation (an LLM reading free text does this);
+              the agent extracted from the conversation (an LLM reading free text does this),
+              only for names the node asks (anything else is rejected: "value-not-askable");
               a static agent (SPA) may name ``end_node`` to say where it believes it ended;
 - ``halt``    stop the run: ``reason`` "blocked" (a required value cannot be obtained — JourneyBench
               Appendix G) or anything else (outcome "stopped"); ``text`` is said to the user.

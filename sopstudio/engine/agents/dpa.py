@@ -125,8 +125,7 @@ def control_functions(ctx: AgentContext) -> list[dict]:
                        "description": "names of the values asked for"}
     if askable:
         variables["items"]["enum"] = askable
-    settable = list(dict.fromkeys([*ctx.node.ask, *(v.name for v in ctx.sop.variables
-                                                     if v.source == "user")]))
+    settable = list(dict.fromkeys(ctx.node.ask))  # the orchestrator refuses any other name
     return [
         function_tool(ASK, "Ask the user a question to obtain information.", {
             "type": "object", "required": ["question"],
