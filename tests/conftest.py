@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted((ROOT / "sample_sops").glob("*.sop.json"))
-
-
-@pytest.fixture
-def sample_paths() -> list[Path]:
-    return list(SAMPLES)
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,6 @@ import pytest
 from sopstudio.formats import FormatError, import_text
 from sopstudio.formats.prose import import_prose
 
-pytest.importorskip("sopstudio.core.validate")
 
 GOOD = {"title": "Refunds", "description": "", "nodes": [
     {"id": "1", "task_name": "Check order", "task_description": "Look the order up.",

@@ -10,7 +10,7 @@ from sopstudio.core.model import SOP
 from sopstudio.formats import export_sop, import_text
 
 DATA = Path(__file__).parent / "data" / "formats"
-validate_mod = pytest.importorskip("sopstudio.core.validate")
+from sopstudio.core import validate as validate_mod  # noqa: E402
 
 
 def load(name: str):

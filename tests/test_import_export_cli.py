@@ -106,7 +106,6 @@ def test_import_prose_through_a_local_openai_compatible_server(tmp_path, capsys,
     import threading
     from http.server import BaseHTTPRequestHandler, HTTPServer
 
-    pytest.importorskip("sopstudio.engine.llm_client")
     from test_formats_prose import GOOD
     seen = []
 

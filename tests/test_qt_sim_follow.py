@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pytestqt")
 
 from sopstudio.core.document import Document  # noqa: E402
 from sopstudio.core.edits import RemoveNode  # noqa: E402

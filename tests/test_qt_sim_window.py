@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pytestqt")
 
 from sopstudio.core.document import Document  # noqa: E402
 from sopstudio.core.io import load_sop  # noqa: E402

@@ -63,7 +63,6 @@ def test_no_robotic_text_in_any_sample_run(sample):
 
 
 def test_the_input_row_says_what_to_type(qtbot, tmp_path, monkeypatch):
-    pytest.importorskip("pytestqt")
     monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
     from sopstudio.core.document import Document
     from sopstudio.qt.session import EditSession
