@@ -14,7 +14,9 @@ end reached). A tool error takes the first matching failure edge; without one, t
 the tool again. Every call of a tool in one node visit, success or failure, counts against the
 node's `max_attempts`: after `max_attempts` failed calls, or at a call beyond `max_attempts`
 (a model repeating a successful call), the run ends with the grace message (outcome
-technical-issue, code attempts-exhausted). Entering a node more than `max_attempts` times ends
+technical-issue, code attempts-exhausted). A finished node none of whose success edges holds
+(and no else) ends the same way, code no-matching-edge, the end text naming the node and the
+values its conditions read. Entering a node more than `max_attempts` times ends
 the run the same way. A static (SPA) agent is not confined to nodes, so it has a per-run cap
 instead: at most 3 x (number of SOP tools) + 10 tool calls (`static_tool_cap`); the call beyond
 ends the run the same way (code tool-call-cap). Tool calls are not turns (JourneyBench counts
@@ -231,10 +233,12 @@ class Orchestrator(NodeActions):
         if self.rejections > self.max_rejections:
             self._grace()
 
-    def _grace(self, code: str | None = None) -> None:
+    def _grace(self, code: str | None = None, reason: str | None = None) -> None:
+        """The grace message and outcome technical-issue; `reason` (the end event's text)
+        says why for the operator, e.g. which branch conditions rejected which values."""
         self._emit("say", node=self.node_id, text=GRACE_MESSAGE)
         self.transcript.append({"role": "agent", "text": GRACE_MESSAGE})
-        self._end("technical-issue", code=code)
+        self._end("technical-issue", text=reason, code=code)
 
     def _end(self, outcome: str, end_node: str | None = None, text: str | None = None,
                 code: str | None = None) -> None:

@@ -13,6 +13,37 @@ from .compiled import CEdge, choose_failure, choose_success, run_sets
 from .trace import MemoryEntry
 from .users import UserTurn, is_quit
 
+NO_MATCHING_EDGE = "no-matching-edge"
+_MISSING = object()
+
+
+def _lookup(env: dict, dotted: str) -> Any:
+    """The value a dotted name reads in env (``_MISSING`` when it is not there)."""
+    value: Any = env
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return _MISSING
+        value = value[part]
+    return value
+
+
+def no_branch_text(cnode, env: dict) -> str:
+    """Why a finished node could not be left: the node and the values its conditions read,
+    e.g. "no branch of 'Classify the issue' accepts issue_type='yes'"."""
+    names: list[str] = []
+    for cedge in cnode.success:
+        for name in sorted(cedge.cond.names()) if cedge.cond is not None else ():
+            if name not in names:
+                names.append(name)
+    shown = []
+    for name in names:
+        value = _lookup(env, name)
+        shown.append(f"{name} unset" if value is _MISSING else f"{name}={value!r}")
+    title = cnode.node.title or cnode.node.id
+    if not cnode.success:
+        return f"'{title}' has no outgoing edge"
+    return f"no branch of '{title}' accepts " + (", ".join(shown) or "the current values")
+
 
 class NodeActions:
     # -- conversation -----------------------------------------------------------------------
@@ -129,7 +160,7 @@ class NodeActions:
         run_sets(cnode, self.variables)
         chosen = choose_success(cnode, self.variables)
         if not chosen:
-            self._grace("no-edge")
+            self._grace(NO_MATCHING_EDGE, no_branch_text(cnode, self.variables))
             return
         if len(chosen) > 1:
             self.branches.append(list(reversed(chosen[1:])))

@@ -10,9 +10,10 @@ from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from ..core.edits import MoveNodes
-from ..core.layout import layout_with_routes
+from ..core.layout import DEFAULT_SIZES, layout_with_routes
 from . import actions, store_link
 from .autosave import Autosaver
+from .canvas.placement import free_spot
 from .canvas.scene import SopScene
 from .canvas.view import CanvasView
 from .docks.history import HistoryDock
@@ -191,8 +192,13 @@ class MainWindow(QMainWindow):
             self.view.center_on_item(item)
 
     def add_at_centre(self, kind: str) -> str | None:
+        """A new node in free space near the view centre (never on top of another node)."""
         centre = self.view.mapToScene(self.view.viewport().rect().center())
-        return self.editor.add_node(kind, QPointF(centre))
+        size = DEFAULT_SIZES["end" if kind == "end" else "task"]
+        rects = [(r.x(), r.y(), r.width(), r.height()) for r in
+                 (item.mapRectToScene(item.body_rect()) for item in self.scene.nodes.values())]
+        x, y = free_spot((centre.x(), centre.y()), size, rects)
+        return self.editor.add_node(kind, QPointF(x, y))
 
     def raise_inspector(self) -> None:
         """Bring the Inspector tab to the front (unless the user closed the dock)."""

@@ -72,6 +72,10 @@ class BatchDialog(QDialog):
         self.profile = QComboBox()
         self.profiles = load_profiles(self.settings)
         self.profile.addItems([p.name for p in self.profiles])
+        # the scripted agent needs no endpoint (as in the Simulation dock)
+        self.agent.currentTextChanged.connect(
+            lambda kind: self.profile.setEnabled(kind != "scripted"))
+        self.profile.setEnabled(self.agent.currentText() != "scripted")
         self.workers = QSpinBox()
         self.workers.setRange(1, 64)
         self.workers.setValue(4)

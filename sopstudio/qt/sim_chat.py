@@ -42,8 +42,15 @@ def plain_line(event: dict, titles: dict) -> str:
     if kind == "guardrail":
         return f"Guardrail [{event.get('code')}]: {event.get('text') or ''}"
     if kind == "end":
-        return f"End: {event.get('outcome')} at {node}"
+        return f"End: {event.get('outcome')} at {node}{end_reason(event)}"
     return f"{kind}: {event.get('text') or ''}"
+
+
+def end_reason(event: dict) -> str:
+    """Why the run ended, when the engine says (e.g. " [no-matching-edge] no branch of …")."""
+    code, text = event.get("code"), event.get("text")
+    shown = " ".join(part for part in (f"[{code}]" if code else "", text or "") if part)
+    return f" — {shown}" if shown else ""
 
 
 def _style(kind: str) -> str:

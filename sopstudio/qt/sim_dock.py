@@ -12,6 +12,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 from . import store_link
+from .sim_accepted import accepted_values
 from .sim_dock_build import INPUT_HINT, asked_hint, build_dock
 from .sim_dock_view import SOP_CHANGED_NOTE, DockView
 from .sim_history import save_gui_run
@@ -223,7 +224,9 @@ class SimulationDock(DockView, QWidget):
         self.controller.return_result(result)
 
     def _on_input_needed(self, variables: list, text: str) -> None:
-        self.user_input.setPlaceholderText(asked_hint(variables, text))
+        node_id = self.controller.worker.asking_node
+        accepted = {name: accepted_values(self.session.sop, node_id, name) for name in variables}
+        self.user_input.setPlaceholderText(asked_hint(variables, text, accepted))
         self.user_input.setFocus()
         self.status.setText("Waiting for your answer as the user…")
         self.waiting_for = "user"

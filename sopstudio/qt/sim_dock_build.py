@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, Q
                                QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
                                QTabWidget, QTextBrowser, QVBoxLayout)
 
+from .sim_accepted import one_of
 from .sim_run import AGENT_KINDS, SCENARIO_TYPES
 from .sim_tool_edit import ToolResultEditor
 
@@ -86,10 +87,14 @@ def _input_row(dock) -> QHBoxLayout:
     return row
 
 
-def asked_hint(variables: list, text: str) -> str:
-    """The input's placeholder while the agent waits: its question and what to type."""
+def asked_hint(variables: list, text: str, accepted: dict | None = None) -> str:
+    """The input's placeholder while the agent waits: its question, what to type, and the
+    values each asked variable accepts when the SOP says (`accepted`: name -> values)."""
+    accepted = {k: v for k, v in (accepted or {}).items() if v}
     if len(variables) == 1:
-        return f"The agent asks: {text} — type a bare value, or {variables[0]}=value"
-    pairs = ", ".join(f"{name}=…" for name in variables)
+        hint = f"The agent asks: {text} — type a bare value, or {variables[0]}=value"
+        values = accepted.get(variables[0])
+        return f"{hint} ({one_of(values)})" if values else hint
+    pairs = ", ".join(f"{name}=… ({one_of(accepted[name])})" if name in accepted
+                      else f"{name}=…" for name in variables)
     return f"The agent asks: {text} — type name=value pairs: {pairs}"
-

@@ -38,7 +38,8 @@ class DockView:
         fill_memory(self.memory, snapshot.get("memory", []))
         titles = self._titles()
         where = titles.get(snapshot.get("node"), snapshot.get("node"))
-        outcome = f" — outcome {snapshot['outcome']}" if snapshot.get("outcome") else ""
+        outcome = f" — outcome {snapshot['outcome']}{snapshot.get('end_reason') or ''}" \
+            if snapshot.get("outcome") else ""
         review = " · Step back or Reset to walk through it" \
             if self.replay_title and snapshot.get("done") else ""
         self.status.setText(f"{self.replay_title + ': ' if self.replay_title else ''}"

@@ -17,7 +17,8 @@ from . import store_link
 from .sim_batch import BatchDialog
 from .sim_dock import SimulationDock
 from .sim_history import RunHistoryPane, load_stored_run
-from .sim_overlay import CoverageLegend, SimOverlay, coverage_from_traces
+from .sim_coverage import coverage_from_results
+from .sim_overlay import CoverageLegend, SimOverlay
 from .sim_settings import ProfileDialog
 
 
@@ -141,7 +142,7 @@ class SimulationUi(QObject):
     def show_coverage(self, result) -> None:
         """A finished batch: its coverage replaces the (stale) marks of the last live run."""
         self.overlay.show_run(None)
-        self.overlay.set_coverage(coverage_from_traces(result.traces))
+        self.overlay.set_coverage(coverage_from_results(result.results))
         _coverage_ready(self.actions["coverage"], bool(result.traces))
         self.actions["coverage"].setChecked(bool(result.traces))
         self.toggle_coverage()

@@ -196,7 +196,8 @@ class SimOverlay:
 
 
 def coverage_from_traces(traces) -> dict:
-    """Counts of runs through each node and edge, and of failed runs ending at each node."""
+    """Counts of runs through each node and edge, and of runs that went wrong at each node,
+    for traces without scenarios (a batch uses sim_coverage.coverage_from_results)."""
     from .sim_run import failures
     nodes, edges, failed = Counter(), Counter(), Counter()
     for trace in traces:
@@ -224,7 +225,7 @@ class CoverageLegend(QFrame):
         layout.addWidget(self.title)
         for colour, text in ((HEAT[0], "few runs"), (HEAT[-1], "most runs"),
                              (UNVISITED, "never visited (dashed)"),
-                             (FAILED, "some runs failed here")):
+                             (FAILED, "runs that missed their expected outcome")):
             layout.addWidget(_legend_row(colour, text))
 
     def set_runs(self, runs: int) -> None:

@@ -22,6 +22,7 @@ from ..engine.orchestrator import Orchestrator
 from ..engine.orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
 from ..engine.trace import Event, Trace
 from ..engine.users import UserTurn
+from .sim_chat import end_reason
 
 SCENARIO_TYPES = ("correct", "missing-parameter", "failing-function")
 AGENT_KINDS = ("scripted", "dpa", "spa")
@@ -194,9 +195,15 @@ class SimulationSession:
         return {"node": orch.node_id, "path": list(trace.path), "edges": list(trace.edges),
                 "memory": [m.to_dict() for m in trace.memory],
                 "variables": dict(orch.variables), "done": orch.done,
-                "outcome": trace.outcome, "prompt": "" if orch.done else prompt_text(orch),
+                "outcome": trace.outcome, "end_reason": _end_reason(trace), "prompt": "" if orch.done else prompt_text(orch),
                 "failed_nodes": failed_nodes, "failed_edges": failed_edges,
                 "events": len(self.delivered)}
+
+
+def _end_reason(trace: Trace) -> str:
+    """The end event's code and text (why the run ended), for the dock's status line."""
+    end = next((e for e in reversed(trace.events) if e.type == "end"), None)
+    return end_reason(end.to_dict()) if end is not None else ""
 
 
 def typed_turn(text: str, variables: list) -> UserTurn:

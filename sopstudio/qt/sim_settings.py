@@ -9,12 +9,14 @@ server's models off the GUI thread.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, fields
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout)
 
+from ..core.errors import SopStudioError
 from .workers import BackgroundRunner
 
 SETTINGS_KEY = "simulation/profiles"
@@ -72,15 +74,34 @@ def save_profiles(settings, profiles: list[Profile]) -> None:
     settings.sync()
 
 
+class ConnectionFailed(SopStudioError):
+    """The endpoint test failed; the message says which key variable was missing, if any."""
+
+
+def missing_key_note(settings) -> str:
+    """ "no key: OPENAI_API_KEY is not set" when the profile wants a key from an environment
+    variable that is unset and none was typed; "" otherwise (local servers need none)."""
+    env = (settings.api_key_env or "").strip()
+    if settings.api_key or not env or os.environ.get(env):
+        return ""
+    return f"no key: {env} is not set"
+
+
 def check_connection(profile: Profile, key: str | None = None) -> str:
-    """One line saying what the server answered (raises on failure); `key` is one typed in the
-    dialog and not yet kept for the session."""
+    """One line saying what the server answered (raises on failure, naming the key variable it
+    looked for when that is unset); `key` is one typed in the dialog and not yet kept."""
     from ..engine.llm_client import LLMClient
     settings = profile.llm_settings()
     settings.retries, settings.timeout = 0, 10.0
     if key:
         settings.api_key = key
-    models = LLMClient(settings).models()
+    try:
+        models = LLMClient(settings).models()
+    except Exception as error:  # noqa: BLE001 - reworded with the key hint, then re-raised
+        note = missing_key_note(settings)
+        if not note:
+            raise
+        raise ConnectionFailed(f"{note}; connection error: {error}") from None
     return f"Connected: {len(models)} model(s)" + (f", e.g. {models[0]}" if models else "")
 
 

@@ -48,6 +48,7 @@ class SimWorker(QObject):
         self.answer_as_user = False
         self.edit_tool_results = False
         self._reported = False
+        self.asking_node: str | None = None
         self._answers: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
 
@@ -161,6 +162,8 @@ class SimWorker(QObject):
         if not self.answer_as_user:
             return None
         self.state_changed.emit("waiting")
+        # The node asking, read by the dock for the accepted values (stable: this thread waits).
+        self.asking_node = getattr(getattr(self.session, "orchestrator", None), "node_id", None)
         self.user_input_needed.emit(list(variables), text)
         answer = self._wait(self._answers)
         self.state_changed.emit("running")

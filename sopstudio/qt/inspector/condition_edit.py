@@ -27,6 +27,28 @@ def parse_condition(text: str):
     return text
 
 
+def unknown_names_warning(text: str, names: list[str]) -> str:
+    """A non-blocking note on names the condition reads that are not available at the edge's
+    source (`names`: what the completer offers), with the closest one; "" when all are known
+    or the text does not parse (the syntax error is shown instead)."""
+    text = (text or "").strip()
+    if not text or expr.is_else(text):
+        return ""
+    try:
+        read = expr.names_read(text)
+    except expr.ExprError:
+        return ""
+    known = set(names)
+    unknown = sorted(n for n in read if n not in known and n.split(".", 1)[0] not in known)
+    if not unknown:
+        return ""
+    parts = []
+    for name in unknown:
+        close = expr.suggest(name, names)
+        parts.append(f"'{name}'" + (f" (did you mean '{close}'?)" if close else ""))
+    return "Warning: not available at this step: " + ", ".join(parts)
+
+
 class ConditionEdit(QLineEdit):
     def __init__(self, parent=None):
         super().__init__(parent)

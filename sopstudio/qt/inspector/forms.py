@@ -10,7 +10,8 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlain
 from ...core.expr import ExprSyntaxError, parse
 from ...core.model import ToolOutput
 from . import fields as f
-from .condition_edit import ConditionEdit, parse_condition
+from ..canvas.style import WARNING
+from .condition_edit import ConditionEdit, parse_condition, unknown_names_warning
 from .names import names_available
 
 
@@ -112,6 +113,12 @@ class EdgeForm(Form):
         self.layout_.addRow("Connects", self.ends)
         self.condition = ConditionEdit()
         self.add("Condition", "when", self.condition, parse=parse_condition, on_finish=True)
+        self.warning = QLabel()  # unknown names: a warning only, the condition still commits
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet(f"color: {WARNING.name()};")
+        self.warning.hide()
+        self.layout_.addRow("", self.warning)
+        self.condition.textChanged.connect(lambda *_: self._check_names())
         self.add("Label", "label", QLineEdit())
         self.add("On", "on", _combo("success", "failure"))
 
@@ -122,7 +129,13 @@ class EdgeForm(Form):
         self.ends.setText(f"{edge.source} → {edge.target}")
         self.condition.set_names(names_available(self.session.sop, edge.source,
                                                  edge.on == "failure"))
+        self._check_names()
         return True
+
+    def _check_names(self) -> None:
+        text = unknown_names_warning(self.condition.text(), self.condition.names())
+        self.warning.setText(text)
+        self.warning.setVisible(bool(text))
 
 
 class ToolForm(Form):

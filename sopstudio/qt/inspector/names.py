@@ -15,7 +15,7 @@ def produced_by(node, sop) -> set[str]:
 
 
 def names_available(sop, node_id: str, failure: bool = False) -> list[str]:
-    """Names set by the node or any node that can run before it, plus `error` on failure edges."""
+    """Names set by the node or any node that can run before it, plus `error` and `tool` on failure edges."""
     seen, queue, names = {node_id}, deque([node_id]), set()
     incoming: dict[str, list[str]] = {}
     for edge in sop.edges:
@@ -29,6 +29,6 @@ def names_available(sop, node_id: str, failure: bool = False) -> list[str]:
             if source not in seen:
                 seen.add(source)
                 queue.append(source)
-    if failure:
-        names.add("error")
+    if failure:  # a failure edge's condition also sees the error code and the tool that failed
+        names.update(("error", "tool"))
     return sorted(names)
