@@ -56,10 +56,10 @@ class MainWindow(QMainWindow):
         self.tool_dock = ToolLibraryDock(self.session, self.editor, self)
         self.problems = ProblemsDock(self.session, self)
         self.history = HistoryDock(self.session, self)
-        self.inspector_dock = self._dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
-        self.tools_dock = self._dock("Tools", self.tool_dock, Qt.RightDockWidgetArea)
-        self.problems_dock = self._dock("Problems", self.problems, Qt.BottomDockWidgetArea)
-        self.history_dock = self._dock("History", self.history, Qt.BottomDockWidgetArea)
+        self.inspector_dock = self.add_dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
+        self.tools_dock = self.add_dock("Tools", self.tool_dock, Qt.RightDockWidgetArea)
+        self.problems_dock = self.add_dock("Problems", self.problems, Qt.BottomDockWidgetArea)
+        self.history_dock = self.add_dock("History", self.history, Qt.BottomDockWidgetArea)
         self.tabifyDockWidget(self.problems_dock, self.history_dock)
         self.tabifyDockWidget(self.inspector_dock, self.tools_dock)
         self.problems_dock.raise_()
@@ -68,7 +68,8 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.inspector_dock], [360], Qt.Horizontal)
         self.resizeDocks([self.problems_dock], [150], Qt.Vertical)
 
-    def _dock(self, title: str, widget, area) -> QDockWidget:
+    def add_dock(self, title: str, widget, area) -> QDockWidget:
+        """A dock named for saved window state (the simulation pane adds its docks here too)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(title.lower() + "_dock")
         dock.setWidget(widget)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDockWidget
 from shiboken6 import isValid
 
 from . import store_link
@@ -34,8 +33,8 @@ class SimulationUi(QObject):
         self.legend = CoverageLegend(window.view.viewport())
         self.legend.hide()
         self.batch: BatchDialog | None = None
-        self.sim_dock = _dock(window, "Simulation", self.dock, Qt.RightDockWidgetArea)
-        self.runs_dock = _dock(window, "Runs", self.runs, Qt.BottomDockWidgetArea)
+        self.sim_dock = window.add_dock("Simulation", self.dock, Qt.RightDockWidgetArea)
+        self.runs_dock = window.add_dock("Runs", self.runs, Qt.BottomDockWidgetArea)
         window.tabifyDockWidget(window.inspector_dock, self.sim_dock)
         window.tabifyDockWidget(window.history_dock, self.runs_dock)
         self.actions = self._actions()
@@ -186,14 +185,6 @@ def _coverage_ready(action: QAction, ready: bool) -> None:
     action.setEnabled(ready)
     action.setToolTip(COVERAGE_READY if ready else COVERAGE_WAITING)
     action.setStatusTip(action.toolTip())
-
-
-def _dock(window, title: str, widget, area) -> QDockWidget:
-    dock = QDockWidget(title, window)
-    dock.setObjectName(title.lower() + "_dock")
-    dock.setWidget(widget)
-    window.addDockWidget(area, dock)
-    return dock
 
 
 def attach_simulation(window) -> SimulationUi:
