@@ -36,12 +36,7 @@ class CEdge:
         return self.edge.target
 
     def holds(self, env: Mapping[str, Any]) -> bool:
-        if self.cond is None:
-            return True
-        try:
-            return bool(self.cond.evaluate(env))
-        except ExprError:
-            return False
+        return self.cond is None or truth(self.cond, env)
 
 
 @dataclass
@@ -153,10 +148,13 @@ def tool_arguments(cs: CompiledSop, cnode: CNode, tool: Tool,
 
 def guard_holds(cnode: CNode, tool_name: str, env: Mapping[str, Any]) -> bool:
     guard = cnode.tool_when.get(tool_name)
-    if guard is None:
-        return True
+    return guard is None or truth(guard, env)
+
+
+def truth(expr, env: Mapping[str, Any]) -> bool:
+    """A condition's value; one that cannot be evaluated (unknown name, type error) is false."""
     try:
-        return bool(guard.evaluate(env))
+        return bool(expr.evaluate(env))
     except ExprError:
         return False
 

@@ -75,11 +75,12 @@ def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
         base.notes.append("the SOP cannot follow this journey with the generated values; "
                           "expected results come from the journey")
     built = {"correct": base}
-    withheld = _withheld(cs, journey, base, number)
+    # Each derived scenario costs a reference walk: build only the types asked for.
+    withheld = _withheld(cs, journey, base, number) if "missing-parameter" in types else None
     if withheld is not None:
         built["missing-parameter"] = _derive(cs, base, number, "missing-parameter",
                                              withheld=withheld)
-    failing = _failing(cs, base, number)
+    failing = _failing(cs, base, number) if "failing-function" in types else None
     if failing is not None:
         built["failing-function"] = _derive(cs, base, number, "failing-function", failing=failing)
     return [built[t] for t in types if t in built]
@@ -174,6 +175,19 @@ def generate(cs: CompiledSop, journeys: list[Journey] | None = None,
     for number, journey in enumerate(journeys):
         result.extend(scenarios_for(cs, journey, number, types))
     return result
+
+
+def sampled_scenarios(cs: CompiledSop, journeys: list[Journey], types: tuple) -> list[Scenario]:
+    """One scenario per drawn journey (DESIGN §5: N balanced random *scenarios*): the types
+    take turns; a journey that cannot have its turn's type (nothing to withhold or to fail)
+    gives the first type it can."""
+    chosen = []
+    for number, journey in enumerate(journeys):
+        turn = types[number % len(types):] + types[:number % len(types)]
+        found = scenarios_for(cs, journey, number, turn)
+        if found:
+            chosen.append(found[0])
+    return chosen
 
 
 def sample_journeys(graph: JourneyGraph, count: int, seed: int = 0) -> list[Journey]:

@@ -73,7 +73,7 @@ class _Solver:
             guard = cnode.tool_when.get(tool_name)
             if guard is None:
                 continue
-            self.pinned.update(_roots(guard.names()))
+            self.pinned.update(guard.roots())
             if guard_holds(cnode, tool_name, self.env):
                 continue
             entries = self.out.responses[tool_name]
@@ -128,7 +128,7 @@ class _Solver:
 
     def _solve(self, edge: CEdge, negatives: list, edge_id: str) -> None:
         exprs = [c.cond for c in [edge, *negatives] if c.cond is not None]
-        read = _roots(set().union(*(e.names() for e in exprs))) if exprs else set()
+        read = set().union(*(e.roots() for e in exprs))
         if self._holds(edge, negatives, self.env):
             self.pinned.update(read)
             return
@@ -146,7 +146,7 @@ class _Solver:
             name = todo.pop(0)
             if name in names or name in self.pinned:
                 continue
-            inputs = [_roots(e.names()) for n, e in self.derived if n == name]
+            inputs = [e.roots() for n, e in self.derived if n == name]
             if inputs:
                 todo.extend(sorted(set().union(*inputs)))
             elif name in self.origin:
@@ -162,7 +162,7 @@ class _Solver:
     def _recompute(self, changed: set | None, env: dict | None = None) -> None:
         env = self.env if env is None else env
         for name, expr in self.derived:
-            if changed is None or changed & _roots(expr.names()):
+            if changed is None or changed & expr.roots():
                 try:
                     env[name] = expr.evaluate(env)
                 except Exception:  # noqa: BLE001 - an uncomputable set leaves the name as is
@@ -205,11 +205,6 @@ class _Solver:
                 self.out.seed[name] = value
             self.env[name] = value
         self._recompute(set(changes))
-
-
-def _roots(names: set) -> set:
-    """Root names of dotted names: a value is held (and written back) under its root."""
-    return {name.split(".", 1)[0] for name in names}
 
 
 def _with_fields(current: Any, value: Any) -> Any:

@@ -37,7 +37,8 @@ class BatchRequest:
 
 def build_scenarios(compiled, request: BatchRequest) -> list:
     from ..core.journeys import JourneyGraph
-    from ..engine.scenarios import generate, sample_journeys
+    from ..core.journeys_cover import cover
+    from ..engine.scenarios import generate, sample_journeys, sampled_scenarios
     if request.source == "csv":
         from ..engine.scenarios_csv import scenarios_from_csv
         return scenarios_from_csv(compiled, request.csv_text, request.mapping)
@@ -45,22 +46,9 @@ def build_scenarios(compiled, request: BatchRequest) -> list:
     if request.source == "sample":
         return sampled_scenarios(compiled, sample_journeys(graph, request.sample, request.seed),
                                  tuple(request.types))
-    journeys = None if request.source == "covering" else list(graph.iter_journeys(request.limit))
+    journeys = cover(graph) if request.source == "covering" \
+        else list(graph.iter_journeys(request.limit))
     return generate(compiled, journeys, tuple(request.types))
-
-
-def sampled_scenarios(compiled, journeys: list, types: tuple) -> list:
-    """One scenario per drawn journey (DESIGN §5: N balanced random *scenarios*): the types
-    take turns; a journey that cannot have its turn's type (nothing to withhold or to fail)
-    gives the first type it can."""
-    from ..engine.scenarios import scenarios_for
-    chosen = []
-    for number, journey in enumerate(journeys):
-        turn = types[number % len(types):] + types[:number % len(types)]
-        found = scenarios_for(compiled, journey, number, turn)
-        if found:
-            chosen.append(found[0])
-    return chosen
 
 
 def agent_for(request: BatchRequest):

@@ -75,7 +75,9 @@ class SimulationDock(DockView, QWidget):
         self.send_button.clicked.connect(self._send)
         self.user_input.returnPressed.connect(self._send)
         self.tool_editor.returned.connect(self.return_tool_result)
-        self.session.changed.connect(lambda *_: self.follow_timer.start())
+        # Moving nodes cannot change journeys: only structural edits re-list them.
+        self.session.changed.connect(
+            lambda change: change.kind != "positions" and self.follow_timer.start())
         self.session.replaced.connect(self.follow_timer.start)
         w = self.controller.worker
         w.stepped.connect(self._on_stepped)

@@ -8,7 +8,6 @@ Colours and counts live here, in the view layer; the document holds no view stat
 
 from __future__ import annotations
 
-from collections import Counter
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen
@@ -193,20 +192,6 @@ class SimOverlay:
         halo.setData(0, edge_id)
         self.scene.addItem(halo)
         self.edge_marks[edge_id] = halo
-
-
-def coverage_from_traces(traces) -> dict:
-    """Counts of runs through each node and edge, and of runs that went wrong at each node,
-    for traces without scenarios (a batch uses sim_coverage.coverage_from_results)."""
-    from .sim_run import failures
-    nodes, edges, failed = Counter(), Counter(), Counter()
-    for trace in traces:
-        nodes.update(set(trace.path))
-        edges.update(set(trace.edges))
-        bad_nodes, _ = failures(trace)
-        failed.update(bad_nodes)
-    return {"nodes": dict(nodes), "edges": dict(edges), "failed_nodes": dict(failed),
-            "runs": len(traces)}
 
 
 class CoverageLegend(QFrame):

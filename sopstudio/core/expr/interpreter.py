@@ -29,13 +29,14 @@ _NUMERIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operat
 class Expr:
     """A parsed expression: ``text``, the AST root ``node``, and a compiled evaluator."""
 
-    __slots__ = ("text", "node", "_fn", "_names")
+    __slots__ = ("text", "node", "_fn", "_names", "_roots")
 
     def __init__(self, text: str, node: A.Node) -> None:
         self.text = text
         self.node = node
         self._fn = compile_node(node, text)
         self._names: frozenset[str] | None = None
+        self._roots: frozenset[str] | None = None
 
     def evaluate(self, env: Mapping[str, Any]) -> Any:
         """Value of the expression in ``env``; raises ExprEvalError on any failure."""
@@ -55,7 +56,9 @@ class Expr:
 
     def roots(self) -> set[str]:
         """First path segments of the names read (the variables the expression needs)."""
-        return {name.split(".", 1)[0] for name in self.names()}
+        if self._roots is None:
+            self._roots = frozenset(name.split(".", 1)[0] for name in self.names())
+        return set(self._roots)
 
     def __repr__(self) -> str:
         return f"Expr({self.text!r})"
