@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from .atomic import write_atomic
 from .errors import LoadError
 from .model import FORMAT_NAME, FORMAT_VERSION, SOP, SOPFile
 
@@ -148,15 +148,4 @@ def canonical_json(sop: SOP) -> str:
 
 def save_sop(sop: SOP, path: str | os.PathLike) -> None:
     """Write atomically: a crash mid-save leaves the old file intact."""
-    path = Path(path)
-    text = dumps(sop)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, dumps(sop))
