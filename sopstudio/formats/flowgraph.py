@@ -28,8 +28,9 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
     `failures`: indexes of failure edges; `node_meta`: DOT attributes of our export."""
     hints, failures = dict(hints or {}), failures or set()
     for index, edge in enumerate(edges):  # a label that is already a condition is kept
-        if index not in hints and expression_hint(edge[2]) is not None:
-            hints[index] = expression_hint(edge[2])
+        hint = None if index in hints else expression_hint(edge[2])
+        if hint is not None:
+            hints[index] = hint
     notes: list[str] = []
     nodes = {name: _node(name, titles.get(name) or name, edges) for name in names}
     variables: list[Variable] = []

@@ -110,20 +110,18 @@ class RunsMixin:
 
     def scenario(self, scenario_id: str) -> dict:
         with self.tx.read() as conn:
-            row = conn.execute("SELECT id, sop_id, name, kind, data, created FROM scenarios "
-                               "WHERE id = ?", (scenario_id,)).fetchone()
+            row = conn.execute(f"SELECT {_SCENARIO_COLUMNS} FROM scenarios WHERE id = ?",
+                               (scenario_id,)).fetchone()
         if row is None:
             raise StoreError(f"no scenario {scenario_id!r} in the store")
-        return {"id": row[0], "sop_id": row[1], "name": row[2], "kind": row[3],
-                "data": json.loads(row[4]), "created": row[5]}
+        return _scenario_dict(row)
 
     def scenarios(self, sop_id: str | None = None) -> list[dict]:
-        sql, params = "SELECT id FROM scenarios ORDER BY created, id", ()
-        if sop_id:
-            sql, params = "SELECT id FROM scenarios WHERE sop_id = ? ORDER BY created, id", (sop_id,)
+        where, params = ("WHERE sop_id = ? ", (sop_id,)) if sop_id else ("", ())
         with self.tx.read() as conn:
-            ids = [row[0] for row in conn.execute(sql, params)]
-            return [self.scenario(i) for i in ids]
+            rows = conn.execute(f"SELECT {_SCENARIO_COLUMNS} FROM scenarios {where}"
+                                "ORDER BY created, id", params).fetchall()
+        return [_scenario_dict(row) for row in rows]
 
     def save_run(self, *, sop: SOP | None = None, sop_id: str | None = None,
                  version: str | None = None, scenario_id: str | None = None,
@@ -224,3 +222,11 @@ class RunsMixin:
         with self.tx.write() as conn:
             if conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount == 0:
                 raise StoreError(f"no run {run_id} in the store")
+
+
+_SCENARIO_COLUMNS = "id, sop_id, name, kind, data, created"
+
+
+def _scenario_dict(row) -> dict:
+    return {"id": row[0], "sop_id": row[1], "name": row[2], "kind": row[3],
+            "data": json.loads(row[4]), "created": row[5]}
