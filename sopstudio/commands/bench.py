@@ -4,90 +4,29 @@ Every run of the batch is stored (DESIGN §6) unless `--no-store`; `--db` picks 
 Scenarios whose journey the SOP cannot follow (`realized: false`) are listed and counted as failed
 runs (see engine/metrics.py); `metrics.by_type` always holds the three scenario types. An SOP with
 validation errors gets a warning on stderr; a model that cannot be reached stops the batch with one
-error line and no metrics. Also home of the option helpers `simulate` and `journeys` share.
+error line and no metrics.
 """
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import os
-import sys
 from pathlib import Path
-from datetime import datetime, timezone
 
+from ..core.io import read_error_reason
 from ..core.journeys import JourneyGraph
-from ..core.validate import ERROR, has_errors, validate
 from ..engine.batch import run_batch
 from ..engine.compiled import CompiledSop
 from ..engine.metrics import RATES
-from ..core.io import read_error_reason
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
-from ._store import add_db_argument, open_from_args
+from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options,
+                       now, open_store_unless, positive_int, run_settings, warn_if_invalid)
 
 NAME = "bench"
-AGENT_CHOICES = ("scripted", "dpa", "spa")
 HELP = "batch-run generated scenarios with an agent and print the metrics"
 # Table columns: (heading, metrics key); the JSON keeps the long names.
 COLUMNS = tuple(zip(("ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr", "tsr"), RATES))
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
-
-
-def http_url(text: str) -> str:
-    """argparse type: an http:// or https:// URL with a host."""
-    scheme, _, rest = text.partition("://")
-    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
-        raise argparse.ArgumentTypeError(f"not an http(s) URL: {text!r} "
-                                         "(e.g. http://127.0.0.1:8000/v1)")
-    return text
-
-
-def add_model_arguments(parser) -> None:
-    parser.add_argument("--model", help="model name for dpa/spa")
-    parser.add_argument("--base-url", dest="base_url", type=http_url,
-                        help="OpenAI-compatible endpoint (http:// or https://)")
-
-
-def agent_options(args) -> dict:
-    if args.agent == "scripted":
-        return {}
-    return {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
-
-
-def add_store_arguments(parser) -> None:
-    add_db_argument(parser)
-    parser.add_argument("--no-store", dest="no_store", action="store_true",
-                        help="do not store the run(s) in the database")
-
-
-def run_settings(args, **extra) -> dict:
-    """What the store keeps about how a run was made (secrets are stripped by the store)."""
-    return {"agent": args.agent, **agent_options(args), **extra}
-
-
-def now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def warn_if_invalid(sop, path: str) -> None:
-    """One stderr line when the SOP has validation errors: its results may mean little."""
-    issues = validate(sop)
-    if has_errors(issues):
-        errors = sum(1 for issue in issues if issue.severity == ERROR)
-        print(f"warning: {path} has {errors} validation error{'s' * (errors != 1)} (run "
-              f"`sopstudio validate {path}`); results may not be meaningful", file=sys.stderr)
 
 
 def add_arguments(parser) -> None:
@@ -185,11 +124,6 @@ def metrics_table(metrics: dict) -> list[str]:
 
 def _rate(value) -> str:
     return "-" if value is None else f"{value:.3f}"
-
-
-def open_store_unless(args):
-    """The store named by --db / $SOPSTUDIO_DB, or a context giving None with --no-store."""
-    return contextlib.nullcontext(None) if args.no_store else open_from_args(args)
 
 
 def _store_batch(store, args, sop, result, started) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..core.journeys import JourneyGraph
 from ..core.journeys_cover import cover
 from ._common import load_or_exit, print_json
-from .bench import positive_int
+from ._options import positive_int
 
 NAME = "journeys"
 HELP = "count journeys exactly, list them in BFS order, compute an edge-covering set"

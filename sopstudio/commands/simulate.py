@@ -15,7 +15,7 @@ from ..engine.batch import is_unreachable
 from ..engine.runner import orchestrator_for
 from ..engine.scenarios import TYPES, scenarios_for
 from ._common import load_or_exit, print_json
-from .bench import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
+from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
                     open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"

@@ -1,0 +1,75 @@
+"""Options and helpers shared by the commands that run simulations (`simulate`, `bench`) and
+`journeys`: argument types, model and store options, run settings, the invalid-SOP warning."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from datetime import datetime, timezone
+
+from ._store import add_db_argument, open_from_args
+
+AGENT_CHOICES = ("scripted", "dpa", "spa")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def http_url(text: str) -> str:
+    """argparse type: an http:// or https:// URL with a host."""
+    scheme, _, rest = text.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise argparse.ArgumentTypeError(f"not an http(s) URL: {text!r} "
+                                         "(e.g. http://127.0.0.1:8000/v1)")
+    return text
+
+
+def add_model_arguments(parser) -> None:
+    parser.add_argument("--model", help="model name for dpa/spa")
+    parser.add_argument("--base-url", dest="base_url", type=http_url,
+                        help="OpenAI-compatible endpoint (http:// or https://)")
+
+
+def agent_options(args) -> dict:
+    if args.agent == "scripted":
+        return {}
+    return {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
+
+
+def add_store_arguments(parser) -> None:
+    add_db_argument(parser)
+    parser.add_argument("--no-store", dest="no_store", action="store_true",
+                        help="do not store the run(s) in the database")
+
+
+def run_settings(args, **extra) -> dict:
+    """What the store keeps about how a run was made (secrets are stripped by the store)."""
+    return {"agent": args.agent, **agent_options(args), **extra}
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def warn_if_invalid(sop, path: str) -> None:
+    from ..core.validate import ERROR, has_errors, validate
+    """One stderr line when the SOP has validation errors: its results may mean little."""
+    issues = validate(sop)
+    if has_errors(issues):
+        errors = sum(1 for issue in issues if issue.severity == ERROR)
+        print(f"warning: {path} has {errors} validation error{'s' * (errors != 1)} (run "
+              f"`sopstudio validate {path}`); results may not be meaningful", file=sys.stderr)
+
+
+def open_store_unless(args):
+    """The store named by --db / $SOPSTUDIO_DB, or a context giving None with --no-store."""
+    return contextlib.nullcontext(None) if args.no_store else open_from_args(args)
