@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..core.io import read_error_reason
 from ..core.model import SOP
 from .base import FormatError, ImportResult
 
@@ -153,8 +154,7 @@ def import_file(path, fmt: str | None = None,
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UnreadableSource(f"{path}: cannot read file ({reason})") from None
+        raise UnreadableSource(f"{path}: cannot read file ({read_error_reason(error)})") from None
     if fmt is None and path.suffix.lower() in _BY_SUFFIX and guess_format(text) == "text":
         fmt = _BY_SUFFIX[path.suffix.lower()]
     try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import EditError
+from ..core.io import read_error_reason
 from ..core.model import SOP, Tool
 from ..formats.base import FormatError
 from ..formats.toolspecs import parse_tool_specs
@@ -40,7 +41,7 @@ def read_tool_specs(path: str | os.PathLike) -> list[Tool]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
-        raise StoreError(f"{path}: cannot read file ({error.__class__.__name__})") from None
+        raise StoreError(f"{path}: cannot read file ({read_error_reason(error)})") from None
     except json.JSONDecodeError as error:
         raise StoreError(f"{path}: line {error.lineno}: not valid JSON ({error.msg})") from None
     try:
