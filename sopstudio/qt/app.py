@@ -26,15 +26,17 @@ def application() -> QApplication:
     return app
 
 
-def open_window(path=None, settings=None, simulation: bool = False):
+def open_window(path=None, settings=None, simulation: bool = False, saved_layout: bool = True):
     """The main window on `path`; with `simulation`, its docks are added before the saved
-    layout is restored, so the layout covers them and the Inspector stays in front."""
+    layout is restored, so the layout covers them and the Inspector stays in front. Without
+    `saved_layout` (screenshots) the default layout is used: a layout saved with other docks
+    would leave stray tab bars, and pictures should not depend on the user's settings."""
     from .main_window import MainWindow
     document = Document(load_sop(path, strict=False), path) if path else None
     window = MainWindow(document, settings, restore=False)
     if simulation:
         _attach_simulation(window)
-    window.restore_state()
+    window.restore_state(saved_layout)
     return window
 
 
@@ -78,7 +80,7 @@ def _attach_simulation(window) -> None:
 def run(path=None, screenshot_path=None, simulate: dict | None = None) -> int:
     app = application()
     # A screenshot has no simulation docks unless --simulate asks (then it adds them itself).
-    window = open_window(path, simulation=not screenshot_path)
+    window = open_window(path, simulation=not screenshot_path, saved_layout=not screenshot_path)
     if screenshot_path:
         if simulate is not None:
             from .sim_screenshot import simulate_and_screenshot

@@ -207,11 +207,12 @@ class MainWindow(QMainWindow):
             self.inspector_dock.raise_()
 
     # --- window state -----------------------------------------------------------------------------
-    def restore_state(self) -> None:
-        """The saved geometry and dock layout; without one, the default size with the Inspector
-        and Problems tabs in front (docks added later, e.g. Simulation, tab in behind them)."""
-        geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
+    def restore_state(self, use_saved: bool = True) -> None:
+        """The saved geometry and dock layout; without one (or with `use_saved` off, as for
+        screenshots), the default size with the Inspector and Problems tabs in front (docks
+        added later, e.g. Simulation, tab in behind them)."""
+        geometry = self.settings.value("window/geometry") if use_saved else None
+        state = self.settings.value("window/state") if use_saved else None
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
