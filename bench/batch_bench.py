@@ -22,7 +22,7 @@ from PySide6.QtCore import QCoreApplication  # noqa: E402
 from sopstudio.core.io import load_sop  # noqa: E402
 from sopstudio.engine.batch import run_batch  # noqa: E402
 from sopstudio.engine.compiled import CompiledSop  # noqa: E402
-from sopstudio.qt.sim_batch_worker import BatchJob, BatchRequest, build_scenarios  # noqa: E402
+from sopstudio.qt.sim.batch_job import BatchJob, BatchRequest, build_scenarios  # noqa: E402
 
 
 def engine_direct(sop, request: BatchRequest) -> tuple[float, int]:

@@ -225,7 +225,7 @@ def test_spa_system_prompt_starts_with_the_exported_prompt():
 # -- 6. one replay setup -----------------------------------------------------------------------
 def test_replay_orchestrator_reproduces_a_run_step_by_step():
     from sopstudio.engine.orchestrator_replay import replay_orchestrator
-    from sopstudio.qt.sim_run import replay_session
+    from sopstudio.engine.session import SimulationSession
     cs = CompiledSop(listing_blocked())
     original = orchestrate(ScriptedAgent(cs), seed=7).run()
     again = replay_orchestrator(cs, original.to_dict())
@@ -234,7 +234,8 @@ def test_replay_orchestrator_reproduces_a_run_step_by_step():
         events.append(event)
     assert [e.to_dict() for e in events] == [e.to_dict() for e in original.events]
     assert again.trace.meta["seed"] == 7
-    assert replay_session(cs, original).run().outcome == original.outcome
+    replayed = SimulationSession(cs, None, lambda: None, recorded=original).run()
+    assert replayed.outcome == original.outcome
 
 
 # -- 7. the LLM user's quit token; agent choices -------------------------------------------------

@@ -9,10 +9,9 @@ import os
 import sys
 
 from ..core.errors import SopStudioError
+from ..engine.scenarios import SCENARIO_TYPES
+from ..engine.session import JOURNEY_LIST_LIMIT  # the pane lists at most this many journeys
 from ._common import UsageError, load_or_exit
-
-SCENARIOS = ("correct", "missing-parameter", "failing-function")
-JOURNEY_LIST_LIMIT = 200  # the simulation pane lists at most this many journeys (qt.sim_run)
 
 NAME = "gui"
 HELP = "open the SOP Studio application (optionally render a screenshot and exit)"
@@ -33,7 +32,7 @@ def add_arguments(parser) -> None:
                              "beside the batch dialog")
     parser.add_argument("--journey", type=int, metavar="N",
                         help="journey number to simulate, as the pane lists them (default 0)")
-    parser.add_argument("--scenario", choices=SCENARIOS, metavar="TYPE",
+    parser.add_argument("--scenario", choices=SCENARIO_TYPES, metavar="TYPE",
                         help="correct (default) | missing-parameter | failing-function")
     parser.add_argument("--steps", type=int, metavar="K", help="simulate K events only (K >= 1)")
 

@@ -9,11 +9,11 @@ error line, exit 1, and the partial run is stored with status "error".
 
 from __future__ import annotations
 
-from ..core.journeys import JourneyGraph
-from ..engine.compiled import CompiledSop, EngineError
 from ..engine.batch import is_unreachable
-from ..engine.runner import orchestrator_for
-from ..engine.scenarios import TYPES, scenarios_for
+from ..engine.compiled import CompiledSop
+from ..engine.render import EventRenderer
+from ..engine.scenarios import SCENARIO_TYPES
+from ..engine.session import SimulationSession, agent_factory, nth_journey, scenario_for
 from ._common import load_or_exit, print_json
 from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
                     open_store_unless, run_settings, warn_if_invalid)
@@ -25,7 +25,7 @@ HELP = "simulate one journey and scenario with an agent and print the trace"
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
     parser.add_argument("--journey", type=int, default=0, help="journey number (BFS order)")
-    parser.add_argument("--scenario", choices=TYPES, default="correct")
+    parser.add_argument("--scenario", choices=SCENARIO_TYPES, default="correct")
     parser.add_argument("--agent", default="scripted", choices=AGENT_CHOICES,
                         help="scripted (default), dpa or spa")
     parser.add_argument("--seed", type=int, default=0)
@@ -50,8 +50,9 @@ def run(args) -> int:
         print_json(data)
         return 0
     print(f"journey {args.journey} ({args.scenario}): {' -> '.join(journey.nodes)}")
+    renderer = EventRenderer(style="log")
     for event in trace.events:
-        print("  " + describe(event))
+        print("  " + renderer.line(event))
     if not scenario.realized:
         print("note: the SOP cannot follow this journey (scenario not realised); the expected "
               "result comes from the journey and the run counts as a failure in bench")
@@ -64,27 +65,20 @@ def run(args) -> int:
 
 def _pick(args, cs, sop):
     """The journey asked for and its scenario of the asked type."""
-    graph = JourneyGraph(sop)
-    if args.journey < 0 or args.journey >= graph.count():
-        raise EngineError(f"journey {args.journey} does not exist ({graph.count()} journeys)")
-    journey = graph.nth(args.journey)
-    found = scenarios_for(cs, journey, args.journey, (args.scenario,))
-    if not found:
-        raise EngineError(f"journey {args.journey} has no {args.scenario} scenario "
-                          "(nothing to withhold or no tool to fail)")
-    return journey, found[0]
+    journey = nth_journey(sop, args.journey)
+    return journey, scenario_for(cs, journey, args.journey, args.scenario)
 
 
 def _run_and_store(store, args, cs, scenario):
     started = now()
-    orchestrator = orchestrator_for(cs, scenario, args.agent, seed=args.seed,
-                                    agent_options=agent_options(args),
-                                    allow_live=args.allow_live)
+    session = SimulationSession(cs, scenario, agent_factory(args.agent, cs,
+                                                            options=agent_options(args)),
+                                seed=args.seed, allow_live=args.allow_live)
     try:
-        trace = orchestrator.run()
+        trace = session.run()
     except Exception as error:
         if is_unreachable(error):  # keep what happened, marked as an error, then report
-            _store_run(store, args, cs.sop, scenario, orchestrator.trace, started,
+            _store_run(store, args, cs.sop, scenario, session.trace, started,
                        status="error", metrics={"error": str(error)})
         raise
     return trace, _store_run(store, args, cs.sop, scenario, trace, started)
@@ -105,18 +99,3 @@ def _store_run(store, args, sop, scenario, trace, started, **extra) -> int | Non
     return save_trace(store, sop, scenario, trace, agent=args.agent, model=args.model,
                       settings=settings, started=started, finished=now(), **extra)
 
-
-def describe(event) -> str:
-    kind = event.type
-    if kind in ("say", "ask", "user"):
-        who = "user" if kind == "user" else "agent"
-        return f"[{event.node}] {who}: {event.text}"
-    if kind == "tool_call":
-        return f"[{event.node}] call {event.tool}({event.arguments})"
-    if kind == "tool_result":
-        return f"[{event.node}] result {event.tool}: {event.result}"
-    if kind == "transition":
-        return f"-> {event.node}" + (f" (edge {event.edge})" if event.edge else "")
-    if kind == "guardrail":
-        return f"[{event.node}] guardrail {event.code}: {event.text}"
-    return f"end at {event.node}: {event.outcome}"

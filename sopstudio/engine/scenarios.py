@@ -32,6 +32,7 @@ from .values import journey_values
 from .walk import expected_run
 
 TYPES = ("correct", "missing-parameter", "failing-function")
+SCENARIO_TYPES = TYPES
 
 
 @dataclass

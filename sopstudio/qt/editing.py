@@ -6,21 +6,25 @@ the session's undo stack; the scene then mirrors the document's change.
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import QMimeData, QObject, QPointF
 from PySide6.QtWidgets import QApplication
 
 from ..core import edits
 from ..core.layout import default_size, layout, layout_with_routes
 from ..core.model import Edge, Node, Tool
-from . import clipboard, store_link
+from . import clipboard
+
+log = logging.getLogger(__name__)
 
 KIND_TITLES = {"task": "New task", "decision": "Decision", "end": "End"}
 
 
 class Editor(QObject):
-    def __init__(self, session, scene, parent=None):
+    def __init__(self, session, scene, store_link, parent=None):
         super().__init__(parent)
-        self.session, self.scene = session, scene
+        self.session, self.scene, self.store_link = session, scene, store_link
         scene.move_requested.connect(self.move_nodes)
         scene.connect_requested.connect(self.connect_nodes)
         scene.add_node_requested.connect(self.add_node)
@@ -79,7 +83,7 @@ class Editor(QObject):
             return False
         batch = []
         if sop.tool(name) is None:
-            tool = tool or store_link.library_tool(name) or Tool(name=name)
+            tool = tool or self.store_link.library_tool(name) or Tool(name=name)
             batch.append(edits.AddTool(tool))
         batch.append(edits.SetField("node", node_id, "tools", [*node.tools, name]))
         return self.session.push(edits.Batch(batch, f"Bind tool '{name}' to '{node_id}'"))
@@ -132,6 +136,7 @@ class Editor(QObject):
             from ..formats import import_text
             result = import_text(text)
         except Exception as problem:  # noqa: BLE001 - any importer failure is a status message
+            log.info("pasted text is not an SOP fragment: %s", problem)
             self.session.error.emit(f"Paste: not an SOP fragment ({problem})")
             return None
         if not result.sop.nodes:

@@ -13,7 +13,6 @@ from ..core.errors import SopStudioError
 from ..core.io import load_sop, save_sop
 from ..core.model import SOP
 from . import settings as app_settings
-from . import store_link
 
 FILTER = "SOP documents (*.sop.json *.json);;All files (*)"
 
@@ -91,7 +90,7 @@ class FileOps:
         self.session.undo_stack.setClean()
         self._remember(str(path))
         self.window.autosaver.discard()
-        version = store_link.record_version(sop, message or "Saved from the editor")
+        version = self.window.store_link.record_version(sop, message or "Saved from the editor")
         self.window.after_save(version)
         return True
 

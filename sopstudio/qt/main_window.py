@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
-from . import actions, store_link
+from . import actions
 from .autosave import Autosaver
 from .canvas.placement import free_spot
 from .canvas.scene import SopScene
@@ -24,23 +24,27 @@ from .files import FileOps
 from .inspector.panel import InspectorPanel
 from .session import EditSession
 from .settings import app_settings
+from .store_link import StoreLink
 
 ROUTE_LIMIT = 300  # nodes; above it, opening a laid-out file skips asking dot for routes
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, document=None, settings=None, parent=None, restore: bool = True):
+    def __init__(self, document=None, settings=None, parent=None, restore: bool = True,
+                 store_link: StoreLink | None = None):
         """`restore=False` leaves the saved window layout for `restore_state()`, to be called
-        once every dock exists (app.open_window adds the simulation docks first)."""
+        once every dock exists (app.open_window adds the simulation docks first).
+        `store_link`: the application's link to the store (a window of its own without one)."""
         super().__init__(parent)
         self.setObjectName("sopstudio_main_window")
         self.keep_state = True
         self.settings = settings if settings is not None else app_settings()
+        self.store_link = store_link if store_link is not None else StoreLink(self)
         self.session = EditSession(None, self)
         self.scene = SopScene(self)
         self.view = CanvasView(self.scene, self)
         self.setCentralWidget(self.view)
-        self.editor = Editor(self.session, self.scene, self)
+        self.editor = Editor(self.session, self.scene, self.store_link, self)
         self.files = FileOps(self)
         self.autosaver = Autosaver(self.session, self)
         self._build_docks()
@@ -53,9 +57,9 @@ class MainWindow(QMainWindow):
 
     def _build_docks(self) -> None:
         self.inspector = InspectorPanel(self.session, self)
-        self.tool_dock = ToolLibraryDock(self.session, self.editor, self)
+        self.tool_dock = ToolLibraryDock(self.session, self.editor, self.store_link, self)
         self.problems = ProblemsDock(self.session, self)
-        self.history = HistoryDock(self.session, self)
+        self.history = HistoryDock(self.session, self.store_link, self)
         self.inspector_dock = self.add_dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
         self.tools_dock = self.add_dock("Tools", self.tool_dock, Qt.RightDockWidgetArea)
         self.problems_dock = self.add_dock("Problems", self.problems, Qt.BottomDockWidgetArea)
@@ -80,6 +84,7 @@ class MainWindow(QMainWindow):
         self.session.changed.connect(self._on_changed)
         self.session.replaced.connect(self._on_replaced)
         self.session.error.connect(lambda text: self.statusBar().showMessage(text, 6000))
+        self.store_link.failed.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.session.undo_stack.cleanChanged.connect(lambda *_: self.update_title())
         self.scene.selectionChanged.connect(self._on_selection)
         self.scene.node_activated.connect(lambda _: self.raise_inspector())
@@ -150,8 +155,8 @@ class MainWindow(QMainWindow):
         text = f"Saved {self.session.document.path}"
         if version is not None:
             text += f" — version {version.short}"
-        elif store_link.last_error:
-            text += f" (no version recorded: {store_link.last_error})"
+        elif self.store_link.last_error:
+            text += f" (no version recorded: {self.store_link.last_error})"
         self.statusBar().showMessage(text, 8000)
 
     # --- title, selection, find -----------------------------------------------------------------

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+log = logging.getLogger(__name__)
 
 
 class _Relay(QObject):
@@ -19,6 +23,7 @@ class _Job(QRunnable):
         try:
             result = self.fn(*self.args)
         except Exception as problem:  # noqa: BLE001 - reported to the GUI, never lost
+            log.warning("background job failed", exc_info=True)
             self.relay.failed.emit(self.ticket, f"{problem.__class__.__name__}: {problem}")
             return
         self.relay.done.emit(self.ticket, result)

@@ -3,19 +3,23 @@ version against the current document, and "restore" as one undoable edit."""
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
 
 from ...core.edits import ReplaceSOP
-from .. import store_link
+from ..store_link import STORE_ERRORS
+
+log = logging.getLogger(__name__)
 
 
 class HistoryDock(QWidget):
-    def __init__(self, session, parent=None):
+    def __init__(self, session, store_link, parent=None):
         super().__init__(parent)
-        self.session = session
+        self.session, self.store_link = session, store_link
         self.versions = QListWidget()
         self.versions.currentItemChanged.connect(lambda *_: self.show_diff())
         self.diff = QPlainTextEdit()
@@ -35,13 +39,14 @@ class HistoryDock(QWidget):
     def refresh(self) -> None:
         self.versions.clear()
         self.diff.clear()
-        store = store_link.store()
+        store = self.store_link.store()
         if store is None:
-            self.status.setText(f"No store: {store_link.last_error}")
+            self.status.setText(f"No store: {self.store_link.last_error}")
             return
         try:
             versions = store.versions(self.session.sop.id)
-        except Exception as problem:  # noqa: BLE001 - shown, never fatal
+        except STORE_ERRORS as problem:  # shown, never fatal
+            log.warning("listing versions failed: %s", problem)
             self.status.setText(str(problem))
             return
         for version in versions:
@@ -54,7 +59,7 @@ class HistoryDock(QWidget):
 
     def selected_sop(self):
         item = self.versions.currentItem()
-        store = store_link.store()
+        store = self.store_link.store()
         if item is None or store is None:
             return None
         return store.load_hash(item.data(Qt.UserRole))

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (QLabel, QLineEdit, QListWidget, QPushButton, QVBo
 
 from ...core import edits
 from ...core.model import Tool
-from .. import store_link
 from ..canvas.scene import TOOL_MIME
 
 
@@ -36,9 +35,9 @@ class ToolList(QListWidget):
 class ToolLibraryDock(QWidget):
     tool_chosen = Signal(str)
 
-    def __init__(self, session, editor, parent=None):
+    def __init__(self, session, editor, store_link, parent=None):
         super().__init__(parent)
-        self.session, self.editor = session, editor
+        self.session, self.editor, self.store_link = session, editor, store_link
         self.sop_tools = ToolList()
         self.sop_tools.itemClicked.connect(lambda item: self.tool_chosen.emit(
             item.text().split("  ")[0]))
@@ -64,11 +63,11 @@ class ToolLibraryDock(QWidget):
 
     def refresh_library(self) -> None:
         self.library.clear()
-        tools = store_link.library_tools(self.search.text().strip())
+        tools = self.store_link.library_tools(self.search.text().strip())
         for tool in tools:
             self.library.addItem(f"{tool.name}  — {tool.description[:60]}")
-        if store_link.store() is None:
-            self.status.setText(f"Library unavailable: {store_link.last_error}")
+        if self.store_link.store() is None:
+            self.status.setText(f"Library unavailable: {self.store_link.last_error}")
         else:
             self.status.setText("" if tools else "The shared library is empty.")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from pydantic import ValidationError
+
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QSpinBox, QWidget)
 
@@ -202,7 +204,7 @@ def parse_outputs(text: str) -> list:
         raise ValueError('Outputs must be a JSON list like [{"name": "status", "enum": [...]}]')
     try:
         return [ToolOutput.model_validate(item) for item in value]
-    except Exception as problem:  # noqa: BLE001 - pydantic's message, one line
+    except ValidationError as problem:  # pydantic's message, one line
         raise ValueError(f"Bad output: {str(problem).splitlines()[0]}") from None
 
 

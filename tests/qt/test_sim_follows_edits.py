@@ -4,31 +4,19 @@ thread ended when the window closes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from sopstudio.core.edits import RemoveNode
+from sopstudio.engine.session import journey_choices
+from sopstudio.qt.sim.dock import SOP_CHANGED_NOTE
+from sopstudio.qt.sim.worker import plain_error
 
-from sopstudio.core.document import Document  # noqa: E402
-from sopstudio.core.edits import RemoveNode  # noqa: E402
-from sopstudio.core.io import load_sop  # noqa: E402
-from sopstudio.qt.session import EditSession  # noqa: E402
-from sopstudio.qt.sim_dock import SimulationDock  # noqa: E402
-from sopstudio.qt.sim_dock_view import SOP_CHANGED_NOTE  # noqa: E402
-from sopstudio.qt.sim_run import journey_choices  # noqa: E402
-from sopstudio.qt.sim_worker import plain_error  # noqa: E402
-
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_sops"
-TIMEOUT = 10000
+from helpers import TIMEOUT
 
 
 @pytest.fixture
-def dock(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
-    widget = SimulationDock(EditSession(Document(load_sop(SAMPLES / "email_update.sop.json"))))
-    qtbot.addWidget(widget)
-    yield widget
-    widget.shutdown()
+def dock(make_dock):
+    return make_dock("email_update.sop.json")
 
 
 def listed(dock) -> list:
@@ -52,17 +40,17 @@ def test_journey_list_and_counts_follow_edits_and_keep_the_selection(qtbot, dock
                 if i > 0 and "ask_phone" not in c.journey.nodes)
     kept = dock.choices[keep].journey
     dock.select(journey=keep)
-    before = dock.journey_label.text()
+    before = dock.choices_form.journey_label.text()
     assert dock.session.push(RemoveNode("ask_phone"))
     assert listed(dock) and any("ask_phone" in j.nodes for j in listed(dock))  # not yet: debounced
     qtbot.waitUntil(lambda: not any("ask_phone" in j.nodes for j in listed(dock)),
                     timeout=TIMEOUT)
     count, choices = journey_choices(dock.session.sop)
     assert listed(dock) == [c.journey for c in choices]
-    assert dock.journey_label.text().startswith(f"Journey ({count} in all")
-    assert dock.journey_label.text() != before
-    assert dock.choices[dock.journey_box.currentIndex()].journey == kept
-    assert dock.journey_box.count() == len(choices)
+    assert dock.choices_form.journey_label.text().startswith(f"Journey ({count} in all")
+    assert dock.choices_form.journey_label.text() != before
+    assert dock.choices[dock.choices_form.journey_box.currentIndex()].journey == kept
+    assert dock.choices_form.journey_box.count() == len(choices)
 
 
 def test_undo_brings_the_journeys_back(qtbot, dock):
@@ -75,7 +63,7 @@ def test_undo_brings_the_journeys_back(qtbot, dock):
 
 def test_a_run_in_progress_is_stopped_when_the_sop_changes(qtbot, dock):
     dock.select(journey=0, scenario="correct", agent="scripted")
-    dock.as_user.setChecked(True)
+    dock.controls.as_user.setChecked(True)
     dock.run()
     qtbot.waitUntil(lambda: dock.waiting_for == "user", timeout=TIMEOUT)
     assert dock.session.push(RemoveNode("ask_phone"))
@@ -83,7 +71,7 @@ def test_a_run_in_progress_is_stopped_when_the_sop_changes(qtbot, dock):
     assert dock.state == "finished" and dock.waiting_for is None
     assert "The SOP changed" in dock.chat.toPlainText()
     assert dock.status.text() == SOP_CHANGED_NOTE
-    dock.as_user.setChecked(False)
+    dock.controls.as_user.setChecked(False)
     dock.reset()  # a fresh run on the new document
     qtbot.waitUntil(lambda: dock.events == [] and dock.state == "idle", timeout=TIMEOUT)
     assert dock.chat_lines == []
@@ -105,17 +93,12 @@ def test_an_engine_error_is_one_plain_line(qtbot, dock):
     assert plain_error(RuntimeError()) == "The simulation stopped: RuntimeError"
 
 
-def test_closing_the_window_ends_the_worker_thread(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
-    from sopstudio.qt.main_window import MainWindow
-    from sopstudio.qt.sim_integration import attach_simulation
-    window = MainWindow(Document(load_sop(SAMPLES / "listing_blocked.sop.json")))
-    qtbot.addWidget(window)
-    sim = attach_simulation(window)
+def test_closing_the_window_ends_the_worker_thread(qtbot, sim_window):
+    window = sim_window
     window.show()
     qtbot.waitExposed(window)
-    dock = sim.dock
-    dock.as_user.setChecked(True)  # the worker blocks, waiting for the operator
+    dock = window.simulation.dock
+    dock.controls.as_user.setChecked(True)  # the worker blocks, waiting for the operator
     dock.run()
     qtbot.waitUntil(lambda: dock.waiting_for == "user", timeout=TIMEOUT)
     thread = dock.controller.thread

@@ -16,8 +16,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout)
 
-from ..core.errors import SopStudioError
-from .workers import BackgroundRunner
+from ...core.errors import SopStudioError
+from ..workers import BackgroundRunner
 
 SETTINGS_KEY = "simulation/profiles"
 _SESSION_KEYS: dict[str, str] = {}  # profile name -> key typed this session (memory only)
@@ -47,7 +47,7 @@ class Profile:
         return asdict(self)
 
     def llm_settings(self):
-        from ..engine.llm_client import LLMSettings
+        from ...engine.llm_client import LLMSettings
         return LLMSettings(base_url=self.base_url, model=self.model,
                            temperature=float(self.temperature), api_key_env=self.api_key_env,
                            api_key=_SESSION_KEYS.get(self.name))
@@ -90,7 +90,7 @@ def missing_key_note(settings) -> str:
 def check_connection(profile: Profile, key: str | None = None) -> str:
     """One line saying what the server answered (raises on failure, naming the key variable it
     looked for when that is unset); `key` is one typed in the dialog and not yet kept."""
-    from ..engine.llm_client import LLMClient
+    from ...engine.llm_client import LLMClient
     settings = profile.llm_settings()
     settings.retries, settings.timeout = 0, 10.0
     if key:

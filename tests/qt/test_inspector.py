@@ -6,28 +6,13 @@ from __future__ import annotations
 
 import json
 
-import pytest
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QApplication
 
-from sopstudio.core.document import Document
 from sopstudio.core.model import Node
-from sopstudio.qt.main_window import MainWindow
+from sopstudio.qt.inspector.condition_edit import unknown_names_warning
 
-from test_qt_canvas import make_sop
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    win = MainWindow(Document(make_sop(), tmp_path / "t.sop.json"), settings)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.session.mark_saved()
-    win.close()
-    win.deleteLater()
 
 
 def _edge_form(window, edge_id):
@@ -199,8 +184,7 @@ def test_big_graph_is_validated_off_the_gui_thread(window, qtbot):
 
 def test_library_tool_dropped_on_a_node_is_copied_and_bound(window):
     from sopstudio.core.model import Tool
-    from sopstudio.qt import store_link
-    store_link.store().add_tool(Tool(name="lookup_order", description="Find an order",
+    window.store_link.store().add_tool(Tool(name="lookup_order", description="Find an order",
                                      method="POST"))
     window.tool_dock.refresh_library()
     assert window.tool_dock.library.count() == 1
@@ -212,4 +196,55 @@ def test_library_tool_dropped_on_a_node_is_copied_and_bound(window):
     assert sop.node("ask").tools == ["lookup_order"]
     assert sop.tool("lookup_order").method == "POST"
     assert window.session.undo_stack.count() == 1
-    store_link.close_all()
+
+
+def test_unknown_names_warning_suggests_the_closest():
+    names = ["account", "status"]
+    assert unknown_names_warning("status == 'ok'", names) == ""
+    assert unknown_names_warning("else", names) == ""
+    assert unknown_names_warning("status ==", names) == ""  # syntax error shown elsewhere
+    warning = unknown_names_warning("statuss == 'ok' && no_such_var == 1", names)
+    assert warning == ("Warning: not available at this step: 'no_such_var', "
+                       "'statuss' (did you mean 'status'?)")
+
+
+def test_condition_warning_is_inline_and_does_not_block_commit(window, qtbot):
+    window.scene.select_ids([], ["e2"])
+    form = window.inspector.form("edge")
+    assert not form.warning.isVisibleTo(form)
+    form.condition.selectAll()
+    qtbot.keyClicks(form.condition, "no_such_var == 1")
+    assert form.warning.isVisibleTo(form)
+    assert "'no_such_var'" in form.warning.text()
+    form.condition.editingFinished.emit()
+    assert window.session.sop.edge("e2").when == "no_such_var == 1"
+
+
+def test_deleting_the_node_being_renamed_gives_no_error(window, qtbot):
+    window.scene.select_ids(["ok"])
+    form = window.inspector.form("node")
+    ident = form.bindings["id"].widget
+    ident.setFocus()
+    qtbot.keyClicks(ident, "_x")
+    window.editor.delete_selection()
+    assert window.session.sop.node("ok") is None
+    ident.editingFinished.emit()  # what losing focus does after the node is gone
+    assert window.statusBar().currentMessage() == ""
+    assert window.session.sop.node("ok_x") is None and window.session.undo_stack.count() == 1
+
+
+def test_node_ids_with_spaces_are_refused_inline(window, qtbot):
+    window.scene.select_ids(["check"])
+    form = window.inspector.form("node")
+    binding = form.bindings["id"]
+    binding.widget.selectAll()
+    qtbot.keyClicks(binding.widget, "check account")
+    assert binding.error.isVisibleTo(form) and "space" in binding.error.text()
+    qtbot.keyClick(binding.widget, Qt.Key_Return)
+    assert window.session.sop.node("check") is not None
+    assert window.session.undo_stack.count() == 0
+    binding.widget.selectAll()
+    qtbot.keyClicks(binding.widget, "check.account-2")
+    qtbot.keyClick(binding.widget, Qt.Key_Return)
+    assert window.session.sop.node("check.account-2") is not None
+    assert window.inspector.stack.currentWidget() is form and form.ident == "check.account-2"

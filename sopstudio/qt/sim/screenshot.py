@@ -13,7 +13,8 @@ import time
 from PySide6.QtCore import QCoreApplication, QPoint
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from .sim_integration import attach_simulation
+from ..screenshot import SCREENSHOT_SIZE, screenshot
+from .integration import attach_simulation
 
 DEFAULT_TIMEOUT = 60.0
 
@@ -32,7 +33,6 @@ def _spin_until(condition, timeout: float) -> bool:
 def _show(window) -> None:
     """Docks tabified before the window is first shown leave a stray tab drawn: show first."""
     if not window.isVisible():
-        from .app import SCREENSHOT_SIZE
         window.resize(*SCREENSHOT_SIZE)
         window.show()
         QCoreApplication.processEvents()
@@ -64,7 +64,6 @@ def simulate_and_screenshot(window, out_path: str, journey: int | None = None,
                             batch: bool = False) -> None:
     """What the gui command calls for --simulate (simulate, render) and --batch (run the
     covering batch, render the window beside the dialog); then stop the workers."""
-    from .app import screenshot
     if batch:
         sim, dialog = batch_for_screenshot(window)
         dialog.results.scrollToTop()

@@ -8,18 +8,21 @@ thread blocks on a queue until the GUI answers (or the run is stopped): the wind
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 
 from PySide6.QtCore import QCoreApplication, QObject, QThread, Signal, Slot
 from shiboken6 import isValid
 
+log = logging.getLogger(__name__)
+
 WAIT_POLL = 0.05  # seconds between checks of the stop flag while waiting for the operator
 
 
 def plain_error(problem: Exception) -> str:
     """One plain line for an engine error (never a bare exception name and repr)."""
-    from ..core.errors import SopStudioError
+    from ...core.errors import SopStudioError
     if isinstance(problem, KeyError):
         name = problem.args[0] if problem.args else "?"
         return (f"The simulation stopped: it needs '{name}', which this SOP does not have "
@@ -58,6 +61,7 @@ class SimWorker(QObject):
         try:
             self.session = factory()
         except Exception as problem:  # noqa: BLE001 - shown in the dock, never fatal
+            log.warning("loading the simulation failed", exc_info=True)
             self.session = None
             self.failed.emit(plain_error(problem))
             return
@@ -141,6 +145,7 @@ class SimWorker(QObject):
         try:
             return fn()
         except Exception as problem:  # noqa: BLE001 - an engine error ends this request only
+            log.warning("a simulation request failed", exc_info=True)
             self.failed.emit(plain_error(problem))
             return None
 

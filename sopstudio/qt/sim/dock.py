@@ -3,43 +3,50 @@
 It shows the chat (agent, user, tool calls with mocked results, guardrail notes), the current
 node's dynamic prompt, the execution memory; the canvas marks follow through `SimOverlay`. The
 operator may answer as the user and edit a tool result (or force its error) before it returns.
-The engine runs on `SimController`'s worker thread; this widget only shows what it reports.
+The engine's `SimulationSession` runs on `SimController`'s worker thread; this widget composes
+the parts in `panes.py` and shows what the worker reports.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QWidget
+import logging
 
-from . import store_link
-from .sim_accepted import accepted_values
-from .sim_dock_build import INPUT_HINT, asked_hint, build_dock
-from .sim_dock_view import SOP_CHANGED_NOTE, DockView
-from .sim_history import save_gui_run
-from .sim_run import SimulationSession, agent_factory, journey_choices
-from .sim_settings import load_profiles
-from .sim_worker import SimController
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from ...engine.render import EventRenderer
+from ...engine.session import SimulationSession, accepted_values, journey_choices
+from ..store_link import STORE_ERRORS
+from .panes import ChatView, ChoicesForm, ControlsBar, InputRow, MemoryView, PromptView
+from .runs import save_gui_run
+from .settings import load_profiles
+from .tool_edit import ToolResultEditor
+from .worker import SimController
+
+log = logging.getLogger(__name__)
 
 FOLLOW_DELAY_MS = 300  # edits come in bursts (a drag, a typed title): re-list once they settle
 REPLAY_END = 1_000_000  # "every event" for a replay opened at its end
+SOP_CHANGED_NOTE = "The SOP changed; press Reset to start again."
+FIRST_STATUS = "Pick a journey and press Step or Run."
 
 
-class SimulationDock(DockView, QWidget):
+class SimulationDock(QWidget):
     snapshot_changed = Signal(dict)
     run_finished = Signal(object)        # trace dict of a finished live run
     state_changed = Signal(str)
     operator_needed = Signal(str)        # "user" (answer as the user) | "tool" (edit a result)
 
-    def __init__(self, session, settings=None, parent=None):
+    def __init__(self, session, settings=None, store_link=None, parent=None):
         super().__init__(parent)
-        self.session, self.settings = session, settings
+        self.session, self.settings, self.store_link = session, settings, store_link
         self.controller = SimController(self)
         self.events: list[dict] = []
-        self.chat_lines: list[str] = []
         self.snapshot: dict = {}
         self.state = "idle"
         self.waiting_for: str | None = None  # what the worker waits for from the operator
         self.choices: list = []
+        self.profiles: list = []
         self.loaded = False
         self.replay_title = ""
         self.scenario = None
@@ -51,42 +58,58 @@ class SimulationDock(DockView, QWidget):
         self.follow_timer.setSingleShot(True)
         self.follow_timer.setInterval(FOLLOW_DELAY_MS)
         self.follow_timer.timeout.connect(self.follow_document)
-        build_dock(self)
+        self._build()
         self.refresh_profiles()
-        self._on_agent_changed()
         self._connect()
         self.refresh_journeys()
 
+    def _build(self) -> None:
+        self.choices_form = ChoicesForm()
+        self.controls = ControlsBar()
+        self.status = QLabel(FIRST_STATUS)
+        self.status.setWordWrap(True)
+        self.chat, self.prompt, self.memory = ChatView(), PromptView(), MemoryView()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.chat, "Chat")
+        self.tabs.addTab(self.prompt, "Prompt")
+        self.tabs.addTab(self.memory, "Memory")
+        self.tool_editor = ToolResultEditor()
+        self.tool_editor.hide()
+        self.input_row = InputRow()
+        layout = QVBoxLayout(self)
+        for widget, stretch in ((self.choices_form, 0), (self.controls, 0), (self.status, 0),
+                                (self.tabs, 1), (self.tool_editor, 0), (self.input_row, 0)):
+            layout.addWidget(widget, stretch)
+
     def _connect(self) -> None:
-        b = self.buttons
-        b["step"].clicked.connect(lambda: self.step())
-        b["run"].clicked.connect(self.run)
-        b["pause"].clicked.connect(self.controller.pause)
-        b["stop"].clicked.connect(self.controller.stop)
-        b["back"].clicked.connect(self.step_back)
-        b["reset"].clicked.connect(self.reset)
-        for box in (self.journey_box, self.scenario_box, self.profile_box):
-            box.currentIndexChanged.connect(self._invalidate)
-        self.agent_box.currentIndexChanged.connect(self._on_agent_changed)
-        self.as_user.toggled.connect(lambda on: setattr(self.controller.worker,
-                                                        "answer_as_user", on))
-        self.edit_results.toggled.connect(lambda on: setattr(self.controller.worker,
-                                                             "edit_tool_results", on))
-        self.send_button.clicked.connect(self._send)
-        self.user_input.returnPressed.connect(self._send)
+        self.controls.requested.connect(self._on_control)
+        worker = self.controller.worker
+        self.controls.answer_as_user.connect(lambda on: setattr(worker, "answer_as_user", on))
+        self.controls.edit_tool_results.connect(
+            lambda on: setattr(worker, "edit_tool_results", on))
+        self.choices_form.changed.connect(self._invalidate)
+        self.input_row.sent.connect(self.send_user_text)
         self.tool_editor.returned.connect(self.return_tool_result)
         # Moving nodes cannot change journeys: only structural edits re-list them.
         self.session.changed.connect(
             lambda change: change.kind != "positions" and self.follow_timer.start())
         self.session.replaced.connect(self.follow_timer.start)
-        w = self.controller.worker
-        w.stepped.connect(self._on_stepped)
-        w.rewound.connect(self._on_rewound)
-        w.state_changed.connect(self._on_state)
-        w.run_done.connect(self._on_run_done)
-        w.failed.connect(self._on_failed)
-        w.user_input_needed.connect(self._on_input_needed)
-        w.tool_result_needed.connect(self._on_tool_needed)
+        worker.stepped.connect(self._on_stepped)
+        worker.rewound.connect(self._on_rewound)
+        worker.state_changed.connect(self._on_state)
+        worker.run_done.connect(self._on_run_done)
+        worker.failed.connect(self._on_failed)
+        worker.user_input_needed.connect(self._on_input_needed)
+        worker.tool_result_needed.connect(self._on_tool_needed)
+
+    def _on_control(self, key: str) -> None:
+        {"step": self.step, "run": self.run, "pause": self.pause, "stop": self.stop,
+         "back": self.step_back, "reset": self.reset}[key]()
+
+    @property
+    def chat_lines(self) -> list[str]:
+        """The chat as plain text lines (events and notes)."""
+        return self.chat.lines
 
     # -- following the document ---------------------------------------------------------------
     def follow_document(self) -> None:
@@ -105,46 +128,25 @@ class SimulationDock(DockView, QWidget):
     def refresh_journeys(self) -> None:
         """Re-list journeys of the current document (covering set first), keeping the selected
         journey when the new document still has it."""
-        index = self.journey_box.currentIndex()
+        index = self.choices_form.journey_box.currentIndex()
         kept = self.choices[index].journey if 0 <= index < len(self.choices) else None
         sop = self.session.sop
         count, self.choices = journey_choices(sop) if sop.start else (0, [])
-        self.journey_box.blockSignals(True)
-        self.journey_box.clear()
-        for number, choice in enumerate(self.choices):
-            mark = "★ " if choice.covering else ""
-            self.journey_box.addItem(f"{number}: {mark}{choice.label}")
-            self.journey_box.setItemData(number, choice.label, 3)  # tooltip role
         same = [n for n, c in enumerate(self.choices) if c.journey == kept]
-        self.journey_box.setCurrentIndex(same[0] if same else (0 if self.choices else -1))
-        self.journey_box.blockSignals(False)
-        covering = sum(1 for c in self.choices if c.covering)
-        self.journey_label.setText(f"Journey ({count} in all, ★ {covering} cover every edge)")
+        self.choices_form.set_journeys(count, self.choices, same[0] if same else -1)
         if not (self.loaded and self.replay_title):  # a stored run replays its own version
             self._invalidate()
 
     def refresh_profiles(self) -> None:
         self.profiles = load_profiles(self.settings)
-        self.profile_box.clear()
-        self.profile_box.addItems([p.name for p in self.profiles])
-
-    def _on_agent_changed(self) -> None:
-        self.profile_box.setEnabled(self.agent_box.currentText() != "scripted")
-        self._invalidate()
+        self.choices_form.set_profiles([p.name for p in self.profiles])
 
     def _invalidate(self) -> None:
         self.loaded = False
 
     def select(self, journey: int | None = None, scenario: str | None = None,
                agent: str | None = None, profile: str | None = None) -> None:
-        if journey is not None:
-            self.journey_box.setCurrentIndex(journey)
-        if scenario is not None:
-            self.scenario_box.setCurrentText(scenario)
-        if agent is not None:
-            self.agent_box.setCurrentText(agent)
-        if profile is not None:
-            self.profile_box.setCurrentText(profile)
+        self.choices_form.select(journey, scenario, agent, profile)
         self._invalidate()
 
     # -- driving ------------------------------------------------------------------------------
@@ -152,16 +154,21 @@ class SimulationDock(DockView, QWidget):
         """Load a fresh session for the current choices into the worker."""
         if self.follow_timer.isActive():  # an edit not yet followed: list its journeys first
             self.follow_document()
-        index = self.journey_box.currentIndex()
+        index = self.choices_form.journey_box.currentIndex()
         if not 0 <= index < len(self.choices):
             self.status.setText("This SOP has no journey to simulate.")
             return False
         sop = self.session.sop.model_copy(deep=True)  # the worker gets its own copy
-        choice, kind = self.choices[index], self.scenario_box.currentText()
-        agent, profile = self.agent_box.currentText(), self.current_profile()
+        journey, kind = self.choices[index].journey, self.choices_form.scenario_type()
+        agent, profile = self.choices_form.agent(), self.current_profile()
+        settings = profile.llm_settings if profile is not None else None
         self.replay_title, self.sop_for_run = "", sop
-        self.controller.load(lambda: _live_session(sop, choice.journey, index, kind, agent,
-                                                   profile, self))
+
+        def make_session():  # on the worker thread: compiling and generating take time
+            session = SimulationSession.start(sop, journey, index, kind, agent, settings)
+            self.scenario = session.scenario
+            return session
+        self.controller.load(make_session)
         self.loaded = True
         return True
 
@@ -195,30 +202,60 @@ class SimulationDock(DockView, QWidget):
                     to_end: bool = False) -> None:
         """Replay a stored trace (no model call); `sop` is the version it ran. `to_end` shows the
         whole run at once (Step back / Reset then walk it); else it starts at the beginning."""
-        from ..engine.compiled import CompiledSop
         sop = sop or self.session.sop.model_copy(deep=True)
         self.follow_timer.stop()
         self.replay_title, self.scenario, self.sop_for_run = title, scenario, sop
-        self.controller.load(lambda: SimulationSession(CompiledSop(sop), scenario, lambda: None,
-                                                       recorded=trace))
+        self.controller.load(lambda: SimulationSession.replay(sop, trace, scenario))
         if to_end:
             self.controller.rewind(REPLAY_END)
         self.loaded = True
         self.status.setText(f"Replaying {title}" if title else "Replaying a stored run")
 
-    # -- operator input -----------------------------------------------------------------------
-    def _send(self) -> None:
-        text = self.user_input.text().strip()
-        if text:
-            self.send_user_text(text)
-            self.user_input.clear()
+    # -- what the worker reports ----------------------------------------------------------------
+    def _on_stepped(self, events: list, snapshot: dict) -> None:
+        self.events.extend(events)
+        self.chat.add_events(events, EventRenderer.for_sop(self.session.sop))
+        self._show_snapshot(snapshot)
 
+    def _on_rewound(self, events: list, snapshot: dict) -> None:
+        self.events = []
+        self.chat.clear_all()
+        self._on_stepped(events, snapshot)
+
+    def _show_snapshot(self, snapshot: dict) -> None:
+        self.snapshot = snapshot
+        self.prompt.show_prompt(snapshot.get("prompt") or "")
+        self.memory.show_memory(snapshot.get("memory", []))
+        titles = EventRenderer.for_sop(self.session.sop).titles
+        where = titles.get(snapshot.get("node"), snapshot.get("node"))
+        outcome = f" — outcome {snapshot['outcome']}{snapshot.get('end_reason') or ''}" \
+            if snapshot.get("outcome") else ""
+        review = " · Step back or Reset to walk through it" \
+            if self.replay_title and snapshot.get("done") else ""
+        self.status.setText(f"{self.replay_title + ': ' if self.replay_title else ''}"
+                            f"at {where} · {snapshot.get('events', 0)} events{outcome}{review}")
+        self.snapshot_changed.emit(snapshot)
+
+    def _on_failed(self, text: str) -> None:
+        """An engine error, already one plain line: in the chat and the status."""
+        self.chat.add_note(text)
+        self.status.setText(text)
+
+    def _on_state(self, state: str) -> None:
+        self.state = state
+        if state == "finished" and self._note_when_stopped:
+            self.chat.add_note(self._note_when_stopped)
+            self.status.setText(self._note_when_stopped)
+            self._note_when_stopped = ""
+        self.state_changed.emit(state)
+
+    # -- operator input -----------------------------------------------------------------------
     def send_user_text(self, text: str) -> None:
         """Answer the waiting question, or queue the text for the next one."""
         self.controller.answer(text)  # answers a waiting question, else the next one
         if self.waiting_for == "user":
             self.waiting_for = None
-        self.user_input.setPlaceholderText(INPUT_HINT)
+        self.input_row.reset_hint()
 
     def return_tool_result(self, result: dict | None) -> None:
         self.tool_editor.hide()
@@ -228,8 +265,7 @@ class SimulationDock(DockView, QWidget):
     def _on_input_needed(self, variables: list, text: str) -> None:
         node_id = self.controller.worker.asking_node
         accepted = {name: accepted_values(self.session.sop, node_id, name) for name in variables}
-        self.user_input.setPlaceholderText(asked_hint(variables, text, accepted))
-        self.user_input.setFocus()
+        self.input_row.ask(variables, text, accepted)
         self.status.setText("Waiting for your answer as the user…")
         self.waiting_for = "user"
         self.operator_needed.emit("user")
@@ -243,19 +279,22 @@ class SimulationDock(DockView, QWidget):
 
     def _on_run_done(self, trace) -> None:
         """A live run ended: keep it in the store (when there is one) and tell listeners."""
-        store = store_link.store() if self.save_runs else None
+        link = self.store_link if self.save_runs else None
+        store = link.store() if link is not None else None
         if store is not None:
             try:
                 self.last_run_id = save_gui_run(store, self.sop_for_run, trace, self.scenario,
                                                 model=_model_name(self.current_profile()))
-            except Exception as problem:  # noqa: BLE001 - a run that cannot be saved is shown
+            except STORE_ERRORS as problem:  # a run that cannot be saved is shown, not lost
+                log.warning("storing the run failed: %s", problem)
                 self.status.setText(f"Run not stored: {problem}")
         self.run_finished.emit(trace)
 
     def current_profile(self):
-        if self.agent_box.currentText() == "scripted":
+        if self.choices_form.agent() == "scripted":
             return None
-        return next((p for p in self.profiles if p.name == self.profile_box.currentText()), None)
+        name = self.choices_form.profile_box.currentText()
+        return next((p for p in self.profiles if p.name == name), None)
 
     def shutdown(self) -> None:
         self.controller.shutdown()
@@ -263,15 +302,3 @@ class SimulationDock(DockView, QWidget):
 
 def _model_name(profile) -> str | None:
     return profile.model if profile is not None else None
-
-
-def _live_session(sop, journey, index: int, kind: str, agent: str, profile, dock):
-    """Build the session on the worker thread (compiling and scenario generation take time)."""
-    from ..engine.compiled import CompiledSop, EngineError
-    from ..engine.scenarios import scenarios_for
-    compiled = CompiledSop(sop)
-    found = scenarios_for(compiled, journey, index, (kind,))
-    if not found:
-        raise EngineError(f"journey {index} has no {kind} scenario (nothing to withhold or fail)")
-    dock.scenario = found[0]
-    return SimulationSession(compiled, found[0], agent_factory(agent, compiled, profile))

@@ -3,7 +3,8 @@
 One row per scenario (journey, type, outcome, TTA, TCA, path and leaf accuracy) and the aggregate
 metrics by scenario type as JourneyBench Table 2 lays them out. Double-clicking a row opens that
 run in the simulation dock (`open_result`); a finished batch feeds the coverage overlay
-(`batch_finished`). Closing while a batch runs asks, then cancels cleanly.
+(`batch_finished`). Closing while a batch runs asks, then cancels cleanly. The tables' helpers
+(one row per run, the summary by type) close the module.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from .sim_batch_table import (METRIC_COLUMNS, RESULT_COLUMNS, fill_summary, make_table,
-                              result_row)
-from .sim_batch_worker import BatchJob, BatchRequest
-from .sim_run import AGENT_KINDS, SCENARIO_TYPES
-from .sim_settings import load_profiles
+from ...engine.agents import AGENT_KINDS
+from ...engine.scenarios import SCENARIO_TYPES
+from .batch_job import BatchJob, BatchRequest, build_scenarios
+from .settings import load_profiles
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
            ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"))
@@ -38,10 +38,11 @@ class BatchDialog(QDialog):
     open_result = Signal(object)       # engine RunResult of the double-clicked row
     batch_finished = Signal(object)    # engine BatchResult
 
-    def __init__(self, session, settings=None, parent=None):
+    def __init__(self, session, settings=None, store_link=None, parent=None):
         super().__init__(parent)
         self.setWindowTitle("Batch evaluation")
-        self.session, self.settings = session, settings
+        self.session, self.settings, self.store_link = session, settings, store_link
+        self.scenario_source = build_scenarios  # what a batch runs (tests gate it)
         self.job: BatchJob | None = None
         self.result = None
         self.rows: list = []  # RunResults in table order
@@ -163,7 +164,8 @@ class BatchDialog(QDialog):
             self.eta.setText(f"Cannot start: {problem}")
             return False
         self._clear()
-        self.job = BatchJob(self.session.sop.model_copy(deep=True), request, self)
+        self.job = BatchJob(self.session.sop.model_copy(deep=True), request, self.store_link,
+                            self.scenario_source, self)
         self.job.stage.connect(self.eta.setText)
         self.job.failed.connect(lambda text: self.eta.setText("Failed: " + text))
         self.job.finished.connect(self._on_finished)
@@ -277,3 +279,54 @@ class BatchDialog(QDialog):
         else:
             event.ignore()
 
+
+# -- the tables ------------------------------------------------------------------------------
+RESULT_COLUMNS = ("Scenario", "Type", "Outcome", "Expected", "TTA", "TCA", "Path", "Leaf",
+                  "Journey")
+METRIC_COLUMNS = (("ujcs", "UJCS"), ("tta", "TTA"), ("tca", "TCA"), ("path_accuracy", "Path"),
+                  ("leaf_accuracy", "Leaf"), ("ecr", "ECR"), ("c_tsr", "C-TSR"), ("tsr", "TSR"),
+                  ("runs", "Runs"))
+
+
+def make_table(columns) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
+    table.setEditTriggers(QTableWidget.NoEditTriggers)
+    table.setSelectionBehavior(QTableWidget.SelectRows)
+    table.verticalHeader().setVisible(False)
+    table.setWordWrap(False)  # one line per run; long journeys are elided
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def result_row(item, titles: dict) -> list[str]:
+    """The cells of one engine RunResult, in RESULT_COLUMNS order."""
+    m = item.metrics or {}
+    nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
+    journey = " → ".join(titles.get(n, n) for n in nodes) or "(imported)"
+    outcome = item.error or (item.trace.outcome if item.trace else "")
+    values = (item.scenario.id, item.scenario.type, outcome,
+              item.scenario.expected.get("outcome", ""), m.get("tta", ""),
+              number_text(m.get("tca")), yes_text(m.get("path")), yes_text(m.get("leaf")),
+              journey)
+    return [str(v) for v in values]
+
+
+def fill_summary(table: QTableWidget, metrics: dict) -> None:
+    rows = [("overall", metrics.get("overall", {}))] + list(metrics.get("by_type", {}).items())
+    table.setRowCount(len(rows))
+    for row, (name, values) in enumerate(rows):
+        table.setItem(row, 0, QTableWidgetItem(name))
+        for col, (key, _) in enumerate(METRIC_COLUMNS, 1):
+            table.setItem(row, col, QTableWidgetItem(number_text(values.get(key))))
+    table.resizeColumnsToContents()
+
+
+def number_text(value) -> str:
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(int(value))
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def yes_text(value) -> str:
+    return "" if value is None else ("✓" if value else "✗")

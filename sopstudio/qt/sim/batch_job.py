@@ -9,11 +9,16 @@ Cancellation is the engine's cooperative `threading.Event`.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
 
+from typing import Callable
+
 from PySide6.QtCore import QObject, Signal
+
+log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL = 0.1
 
@@ -36,11 +41,11 @@ class BatchRequest:
 
 
 def build_scenarios(compiled, request: BatchRequest) -> list:
-    from ..core.journeys import JourneyGraph
-    from ..core.journeys_cover import cover
-    from ..engine.scenarios import generate, sample_journeys, sampled_scenarios
+    from ...core.journeys import JourneyGraph
+    from ...core.journeys_cover import cover
+    from ...engine.scenarios import generate, sample_journeys, sampled_scenarios
     if request.source == "csv":
-        from ..engine.scenarios_csv import scenarios_from_csv
+        from ...engine.scenarios_csv import scenarios_from_csv
         return scenarios_from_csv(compiled, request.csv_text, request.mapping)
     graph = JourneyGraph(compiled.sop)
     if request.source == "sample":
@@ -51,11 +56,14 @@ def build_scenarios(compiled, request: BatchRequest) -> list:
     return generate(compiled, journeys, tuple(request.types))
 
 
+ScenarioSource = Callable[[object, BatchRequest], list]
+
+
 def agent_for(request: BatchRequest):
     """A name (scripted) or a per-run factory for model agents (each run gets its own client)."""
     if request.agent == "scripted":
         return "scripted"
-    from ..engine.agents import make_agent
+    from ...engine.agents import make_agent
     settings = request.profile.llm_settings()
     return lambda compiled: make_agent(request.agent, compiled, settings=settings)
 
@@ -66,9 +74,13 @@ class BatchJob(QObject):
     finished = Signal(object)          # BatchResult (None when it failed)
     failed = Signal(str)
 
-    def __init__(self, sop, request: BatchRequest, parent=None):
+    def __init__(self, sop, request: BatchRequest, store_link=None,
+                 scenario_source: ScenarioSource = build_scenarios, parent=None):
+        """`store_link` stores the runs (none: not stored); `scenario_source(compiled, request)`
+        gives the scenarios to run (tests hand in a source whose runs wait for their signal)."""
         super().__init__(parent)
-        self.sop, self.request = sop, request
+        self.sop, self.request, self.store_link = sop, request, store_link
+        self.scenario_source = scenario_source
         self.cancel = threading.Event()
         self.thread: threading.Thread | None = None
         self.result = None
@@ -94,7 +106,8 @@ class BatchJob(QObject):
     def _main(self) -> None:
         try:
             self.result = self.execute()
-        except Exception as problem:  # noqa: BLE001 - reported to the dialog
+        except Exception as problem:  # noqa: BLE001 - any failure ends the job: reported, logged
+            log.exception("the batch failed")
             self.failed.emit(f"{problem.__class__.__name__}: {problem}")
             self.finished.emit(None)
             return
@@ -102,11 +115,11 @@ class BatchJob(QObject):
 
     def execute(self):
         """Generate, run and store; returns the engine's BatchResult (runs on the job thread)."""
-        from ..engine.batch import run_batch
-        from ..engine.compiled import CompiledSop
+        from ...engine.batch import run_batch
+        from ...engine.compiled import CompiledSop
         self.stage.emit("Generating scenarios…")
         compiled = CompiledSop(self.sop)
-        scenarios = build_scenarios(compiled, self.request)
+        scenarios = self.scenario_source(compiled, self.request)
         self.total = len(scenarios)
         self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
         self.progress.emit(0, len(scenarios))
@@ -127,9 +140,8 @@ class BatchJob(QObject):
             self.progress.emit(done, total)
 
     def _store(self, result) -> None:
-        from . import store_link
-        from .sim_history import save_gui_run
-        store = store_link.store()
+        from .runs import save_gui_run
+        store = self.store_link.store() if self.store_link is not None else None
         if store is None:
             return
         self.stage.emit("Storing runs…")

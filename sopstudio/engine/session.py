@@ -1,40 +1,53 @@
-"""One interactive simulation run, as the simulation dock drives it (no widgets, no threads).
+"""One interactive simulation run: the stateful loop shared by the CLI and the GUI (no Qt).
 
-`SimulationSession` wraps an engine `Orchestrator` and adds what a GUI dry run needs:
+`SimulationSession` wraps an `Orchestrator` and adds what a dry run needs:
+- picking the journey's scenario (`SimulationSession.start`) and the journeys to offer
+  (`journey_choices`: the edge-covering set first, then others in BFS order);
 - an **operator script**: text typed as the user (by ask number) and edited tool results (by
   call number), recorded in the trace as operator input by the engine's override hooks;
-- **live hooks** the worker sets so a reply or a tool result can be asked from the operator;
+- **live hooks** a front end sets so a reply or a tool result can be asked from the operator;
 - **step back**: a deterministic re-run to the previous event. The new orchestrator re-feeds the
   agent actions already taken (no model call), the same seed, and the same operator script;
-- **replay** of a stored trace (recorded actions, user turns and tool results; no model call).
-It lives in `qt` only because the GUI is its one user; it imports nothing from Qt.
+- **replay** of a stored trace (recorded actions, user turns and tool results; no model call);
+- what a front end shows: `snapshot()` (node, path, memory, prompt, failures, why it ended),
+  the values an asked variable accepts (`accepted_values`), and each event's line
+  (`engine.render.EventRenderer`).
+Every call happens on one thread; a GUI runs the session on its worker thread.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core.expr import ExprError, parse
+from ..core.expr import ast as A
 from ..core.journeys import Journey, JourneyGraph
 from ..core.journeys_cover import cover
-from ..engine.compiled import CompiledSop
-from ..engine.orchestrator import Orchestrator
-from ..engine.orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
-from ..engine.trace import Event, Trace
-from ..engine.users import UserTurn
-from .sim_chat import end_reason
+from .compiled import CompiledSop, EngineError
+from .orchestrator import Orchestrator
+from .orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
+from .render import end_reason
+from .runner import orchestrator_for
+from .scenarios import Scenario, scenarios_for
+from .trace import Event, Trace
+from .users import UserTurn
 
-SCENARIO_TYPES = ("correct", "missing-parameter", "failing-function")
-AGENT_KINDS = ("scripted", "dpa", "spa")
+log = logging.getLogger(__name__)
+
 JOURNEY_LIST_LIMIT = 200
+BAD_OUTCOMES = frozenset(("technical-issue", "blocked", "stopped", "turn-limit"))
 
-UserHook = Callable[[list, str], "UserTurn | None"]
+UserHook = Callable[[list, str], "UserTurn | str | None"]
 ToolHook = Callable[[str, dict, dict], "dict | None"]
+AgentFactory = Callable[[], Any]
 
 
+# -- choosing what to run ---------------------------------------------------------------------
 @dataclass
 class JourneyChoice:
-    """A journey the dock offers, with its label (the path of node titles)."""
+    """A journey a front end offers, with its label (the path of node titles)."""
 
     journey: Journey
     covering: bool
@@ -60,6 +73,41 @@ def _label(journey: Journey, titles: dict) -> str:
     return " → ".join(titles.get(n, n) for n in journey.nodes)
 
 
+def nth_journey(sop, index: int) -> Journey:
+    """Journey number `index` in BFS order; an EngineError names how many there are."""
+    graph = JourneyGraph(sop)
+    if index < 0 or index >= graph.count():
+        raise EngineError(f"journey {index} does not exist ({graph.count()} journeys)")
+    return graph.nth(index)
+
+
+def scenario_for(compiled: CompiledSop, journey: Journey, index: int, kind: str) -> Scenario:
+    """The scenario of type `kind` for journey number `index` (EngineError when it has none)."""
+    found = scenarios_for(compiled, journey, index, (kind,))
+    if not found:
+        raise EngineError(f"journey {index} has no {kind} scenario "
+                          "(nothing to withhold or no tool to fail)")
+    return found[0]
+
+
+def agent_factory(kind: str, compiled: CompiledSop,
+                  llm_settings: Callable[[], Any] | None = None,
+                  options: dict | None = None) -> AgentFactory:
+    """A function making the chosen agent. Model agents take their endpoint from
+    `llm_settings()` (called when the agent is made) or from `options` (model, base_url)."""
+    def make():
+        from .agents import make_agent
+        if kind == "scripted":
+            return make_agent(kind, compiled)
+        if llm_settings is not None:
+            return make_agent(kind, compiled, settings=llm_settings())
+        if options is None:
+            raise ValueError(f"the {kind} agent needs an endpoint profile")
+        return make_agent(kind, compiled, **options)
+    return make
+
+
+# -- the session ------------------------------------------------------------------------------
 @dataclass
 class OperatorScript:
     """Operator input so far: typed user turns by ask number, edited results by call number."""
@@ -74,8 +122,7 @@ class _CachedAgent:
 
     def __init__(self, live, trace: Trace, limit: int):
         self.live, self.name, self.static = live, live.name, live.static
-        cut = Trace(events=trace.events[:limit])
-        self.recorded = RecordedInputs(cut)
+        self.recorded = RecordedInputs(Trace(events=trace.events[:limit]))
 
     def next_action(self, ctx):
         try:
@@ -87,11 +134,12 @@ class _CachedAgent:
 class SimulationSession:
     """Step, run, step back and reset one scenario; every call happens on one thread."""
 
-    def __init__(self, compiled: CompiledSop, scenario, agent_factory: Callable[[], Any],
-                 seed: int = 0, recorded: Trace | None = None):
+    def __init__(self, compiled: CompiledSop, scenario: Scenario | None,
+                 agent_factory: AgentFactory, seed: int = 0, recorded: Trace | None = None,
+                 allow_live: bool = False):
         self.compiled, self.scenario, self.seed = compiled, scenario, seed
         self.recorded = recorded  # a stored trace: this session replays it
-        self.agent_factory = agent_factory
+        self.allow_live = allow_live
         self.script = OperatorScript()
         self.user_hook: UserHook | None = None
         self.tool_hook: ToolHook | None = None
@@ -99,17 +147,32 @@ class SimulationSession:
         self.live_agent = agent_factory()
         self.orchestrator = self._build(self.live_agent)
 
+    @classmethod
+    def start(cls, sop, journey: Journey, index: int, kind: str, agent: str = "scripted",
+              llm_settings: Callable[[], Any] | None = None, options: dict | None = None,
+              seed: int = 0, allow_live: bool = False) -> "SimulationSession":
+        """A live session on journey number `index` with its scenario of type `kind`."""
+        compiled = CompiledSop(sop)
+        scenario = scenario_for(compiled, journey, index, kind)
+        return cls(compiled, scenario, agent_factory(agent, compiled, llm_settings, options),
+                   seed=seed, allow_live=allow_live)
+
+    @classmethod
+    def replay(cls, sop, trace: Trace, scenario: Scenario | None = None) -> "SimulationSession":
+        """A session that re-feeds a stored trace (no model call, no tool call)."""
+        return cls(CompiledSop(sop), scenario, lambda: None, recorded=trace)
+
     # -- construction -------------------------------------------------------------------------
     def _build(self, agent) -> Orchestrator:
-        from ..engine.runner import orchestrator_for
         self._asks = self._calls = 0
         self.delivered: list[Event] = []  # events step() has returned (the trace may hold more)
         if self.recorded is not None:
-            return replay_session(self.compiled, self.recorded)
+            return replay_orchestrator(self.compiled, self.recorded)
         checks = getattr(self.live_agent, "checks", None)  # LLM agents' guardrails
         return orchestrator_for(self.compiled, self.scenario, agent, seed=self.seed,
                                 checks=list(checks) if checks else None,
-                                override=self._tool_override, user_override=self._user_override)
+                                allow_live=self.allow_live, override=self._tool_override,
+                                user_override=self._user_override)
 
     def _user_override(self, variables: list, text: str | None) -> UserTurn | None:
         self._asks += 1
@@ -118,7 +181,8 @@ class SimulationSession:
             return self.script.typed[number]
         if self.replaying:
             return None
-        turn = self.script.type_ahead.pop(0) if self.script.type_ahead else None
+        turn: UserTurn | str | None = \
+            self.script.type_ahead.pop(0) if self.script.type_ahead else None
         if turn is None and self.user_hook is not None:
             turn = self.user_hook(list(variables), text or "")
         if isinstance(turn, str):
@@ -149,11 +213,23 @@ class SimulationSession:
     def done(self) -> bool:
         return self.orchestrator.done
 
+    @property
+    def sop(self):
+        return self.compiled.sop
+
     def step(self) -> Event | None:
+        """The next event, or None once the run has ended and said everything."""
         event = self.orchestrator.step()
         if event is not None:
             self.delivered.append(event)
         return event
+
+    def run(self, cancel=None) -> Trace:
+        """Step to the end (a set `cancel` event stops the run); returns the trace."""
+        while self.step() is not None:
+            if cancel is not None and cancel.is_set() and not self.done:
+                self.stop()
+        return self.trace
 
     def type_ahead(self, text: str) -> None:
         """Text typed while nobody asked: it answers the next question."""
@@ -186,22 +262,27 @@ class SimulationSession:
         self.script = OperatorScript()
         self.orchestrator = self._build(self.live_agent)
 
-    # -- what the dock shows ------------------------------------------------------------------
+    # -- what a front end shows ---------------------------------------------------------------
     def snapshot(self) -> dict:
-        """Plain data of the current state (taken on the worker thread, shown on the GUI's)."""
+        """Plain data of the current state (a GUI takes it on the worker thread)."""
         orch = self.orchestrator
         trace = orch.trace
         failed_nodes, failed_edges = failures(trace)
         return {"node": orch.node_id, "path": list(trace.path), "edges": list(trace.edges),
                 "memory": [m.to_dict() for m in trace.memory],
                 "variables": dict(orch.variables), "done": orch.done,
-                "outcome": trace.outcome, "end_reason": _end_reason(trace), "prompt": "" if orch.done else prompt_text(orch),
+                "outcome": trace.outcome, "end_reason": _end_reason(trace),
+                "prompt": "" if orch.done else prompt_text(orch),
                 "failed_nodes": failed_nodes, "failed_edges": failed_edges,
                 "events": len(self.delivered)}
 
+    def asking_node(self) -> str | None:
+        """The node the run is on (while it waits for an answer: the node asking)."""
+        return self.orchestrator.node_id
+
 
 def _end_reason(trace: Trace) -> str:
-    """The end event's code and text (why the run ended), for the dock's status line."""
+    """The end event's code and text (why the run ended), for a status line."""
     end = next((e for e in reversed(trace.events) if e.type == "end"), None)
     return end_reason(end.to_dict()) if end is not None else ""
 
@@ -233,25 +314,24 @@ def failures(trace: Trace) -> tuple[list[str], list[str]]:
     return nodes, [e for e in edges if e]
 
 
-BAD_OUTCOMES = frozenset(("technical-issue", "blocked", "stopped", "turn-limit"))
-
-
+# -- the current node's prompt ----------------------------------------------------------------
 def prompt_text(orchestrator: Orchestrator) -> str:
     """The current node's dynamic prompt as the DPA model receives it: system prompt, the
     conversation so far, and the function tools offered (SPA: its one static prompt)."""
     ctx = orchestrator.context()
     try:
-        from ..engine.agents import dpa
-        from ..engine.agents.llm_common import FunctionNames, conversation, tool_functions
+        from .agents import dpa
+        from .agents.llm_common import FunctionNames, conversation, tool_functions
         if orchestrator.static:
-            from ..engine.agents.spa import static_prompt
+            from .agents.spa import static_prompt
             return _render_messages([{"role": "system", "content": static_prompt(ctx.sop)}], [])
         names = FunctionNames([t.name for t in ctx.sop.tools], list(dpa.CONTROLS))
         messages = [{"role": "system", "content": dpa.node_prompt(ctx)},
                     *conversation(ctx, names)]
         return _render_messages(messages, tool_functions(ctx.tools, names)
                                 + dpa.control_functions(ctx))
-    except Exception:  # noqa: BLE001 - the prompt pane falls back to a plain summary
+    except Exception:  # noqa: BLE001 - any failure of the prompt builders: show a plain summary
+        log.exception("building the prompt of node %s failed", ctx.node.id)
         return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
                                 ctx.tool_schemas())
 
@@ -278,19 +358,45 @@ def _render_messages(messages: list, tools: list) -> str:
     return "\n\n".join(parts)
 
 
-def replay_session(compiled: CompiledSop, trace: Trace) -> Orchestrator:
-    """An orchestrator that re-feeds a stored trace (no model call, no tool call)."""
-    return replay_orchestrator(compiled, trace)
+# -- values an asked variable accepts ---------------------------------------------------------
+def accepted_values(sop, node_id: str | None, variable: str) -> list[Any]:
+    """Which values `variable` asked at `node_id` accepts: its `enum` when it has one, else the
+    literals the node's outgoing success conditions compare it to (``plan in ['a', 'b']``), so
+    an operator typing as the user sees what would let the run go on. Empty when nothing says."""
+    spec = next((v for v in sop.variables if v.name == variable), None)
+    if spec is not None and spec.enum:
+        return list(spec.enum)
+    found: list[Any] = []
+    for edge in sop.edges:
+        if edge.source != node_id or edge.on != "success" or not edge.when or edge.is_else:
+            continue
+        try:
+            tree = parse(edge.when).node
+        except ExprError:
+            continue
+        for value in _compared_literals(tree, variable):
+            if value not in found:
+                found.append(value)
+    return found
 
 
-def agent_factory(kind: str, compiled: CompiledSop, profile=None) -> Callable[[], Any]:
-    """A function making the chosen agent; `profile` (sim_settings.Profile) for model agents."""
-    def make():
-        if kind == "scripted":
-            from ..engine.agents.scripted import ScriptedAgent
-            return ScriptedAgent(compiled)
-        from ..engine.agents import make_agent
-        if profile is None:
-            raise ValueError(f"the {kind} agent needs an endpoint profile")
-        return make_agent(kind, compiled, settings=profile.llm_settings())
-    return make
+def _compared_literals(tree, variable: str) -> list[Any]:
+    """Literals on the other side of a comparison with the name `variable`."""
+    values: list[Any] = []
+    for node in A.walk(tree):
+        if not isinstance(node, A.Compare) or node.op not in ("==", "in"):
+            continue
+        sides = [(node.left, node.right)] if node.op == "in" else \
+            [(node.left, node.right), (node.right, node.left)]
+        for name, other in sides:
+            if isinstance(name, A.Name) and name.dotted == variable:
+                values.extend(_literals(other))
+    return values
+
+
+def _literals(node) -> list[Any]:
+    if isinstance(node, A.Literal):
+        return [node.value]
+    if isinstance(node, A.ListExpr):
+        return [item.value for item in node.items if isinstance(item, A.Literal)]
+    return []

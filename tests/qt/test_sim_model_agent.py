@@ -3,23 +3,13 @@ OpenAI-compatible server started by the test; a tool outside the node is refused
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from fake_llm_server import FakeLLMServer, reply, tool
 
+from sopstudio.engine.compiled import CompiledSop
+from sopstudio.engine.scenarios import scenarios_for
+from sopstudio.qt.sim.settings import Profile, save_profiles
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from fake_llm_server import FakeLLMServer, reply, tool  # noqa: E402
-
-from sopstudio.core.document import Document  # noqa: E402
-from sopstudio.core.io import load_sop  # noqa: E402
-from sopstudio.qt.session import EditSession  # noqa: E402
-from sopstudio.qt.settings import app_settings  # noqa: E402
-from sopstudio.qt.sim_dock import SimulationDock  # noqa: E402
-from sopstudio.qt.sim_settings import Profile, save_profiles  # noqa: E402
-
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_sops" / "listing_blocked.sop.json"
 INACTIVE = ("check_user", "ask_listing", "check_listing", "end_inactive")
 TIMEOUT = 20000
 
@@ -40,25 +30,19 @@ def model_script(seed: dict) -> list:
 
 
 @pytest.fixture
-def dock(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
-    widget = SimulationDock(EditSession(Document(load_sop(SAMPLE))), app_settings())
-    qtbot.addWidget(widget)
-    yield widget
-    widget.shutdown()
+def dock(make_dock):
+    return make_dock("listing_blocked.sop.json")
 
 
 def test_dpa_runs_a_journey_against_a_local_server(qtbot, dock):
     index = next(i for i, c in enumerate(dock.choices) if tuple(c.journey.nodes) == INACTIVE)
-    from sopstudio.engine.compiled import CompiledSop
-    from sopstudio.engine.scenarios import scenarios_for
     scenario = scenarios_for(CompiledSop(dock.session.sop), dock.choices[index].journey, index,
                              ("correct",))[0]
     with FakeLLMServer(model_script(scenario.user["seed"])) as server:
         save_profiles(dock.settings, [Profile("local test", server.url, "fake-model", 0.0, "")])
         dock.refresh_profiles()
         dock.select(journey=index, scenario="correct", agent="dpa", profile="local test")
-        assert dock.profile_box.isEnabled()
+        assert dock.choices_form.profile_box.isEnabled()
         dock.run()
         qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
         requests = list(server.requests)

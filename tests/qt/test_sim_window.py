@@ -1,54 +1,32 @@
 """Simulation attached to the editor's main window: toolbar and menu, a batch with its results
-table and coverage overlay, opening a batch row and a stored run, closing during a batch."""
+table and coverage overlay (and its legend), opening a batch row and a stored run, closing
+during a batch."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from PySide6.QtWidgets import QLabel
 
-import pytest
+from sopstudio.qt.sim.batch_job import BatchRequest
+from sopstudio.qt.sim.integration import attach_simulation
+from sopstudio.qt.sim.overlay import CoverageLegend
 
-
-from sopstudio.core.document import Document  # noqa: E402
-from sopstudio.core.io import load_sop  # noqa: E402
-from sopstudio.qt.main_window import MainWindow  # noqa: E402
-from sopstudio.qt.sim_batch_worker import BatchRequest  # noqa: E402
-from sopstudio.qt.sim_integration import attach_simulation  # noqa: E402
-
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_sops" / "listing_blocked.sop.json"
-TIMEOUT = 20000
+from helpers import TIMEOUT, GatedScenarios, run_batch
 
 
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
-    win = MainWindow(Document(load_sop(SAMPLE), SAMPLE))
-    qtbot.addWidget(win)
-    sim = attach_simulation(win)
-    yield win
-    sim.shutdown()
-    win.session.mark_saved()
-
-
-def run_batch(qtbot, sim, **options):
-    dialog = sim.open_batch()
-    with qtbot.waitSignal(dialog.batch_finished, timeout=TIMEOUT):
-        assert dialog.start(BatchRequest(**options))
-    return dialog
-
-
-def test_attach_adds_dock_menu_and_toolbar_once(window):
-    sim = attach_simulation(window)
-    assert attach_simulation(window) is sim
-    menus = [a.text() for a in window.menuBar().actions()]
+def test_attach_adds_dock_menu_and_toolbar_once(sim_window):
+    sim = attach_simulation(sim_window)
+    assert attach_simulation(sim_window) is sim
+    menus = [a.text() for a in sim_window.menuBar().actions()]
     assert "Si&mulate" in menus
     assert set(sim.actions) == {"run", "step", "coverage", "batch", "endpoints"}
     assert sim.sim_dock.widget() is sim.dock
     assert sim.dock.choices and sim.dock.choices[0].covering
 
 
-def test_batch_results_table_and_coverage_overlay(qtbot, window):
-    sim = window.simulation
-    dialog = run_batch(qtbot, sim, source="covering")
+def test_batch_results_table_and_coverage_overlay(qtbot, sim_window):
+    sim = sim_window.simulation
+    dialog = sim.open_batch()
+    run_batch(qtbot, dialog, source="covering")
     result = dialog.result
     assert dialog.results.rowCount() == len(result.results) > 0
     header = [dialog.results.horizontalHeaderItem(c).text()
@@ -67,7 +45,7 @@ def test_batch_results_table_and_coverage_overlay(qtbot, window):
     # coverage: every journey edge is on some run; the overlay marks all scene items
     overlay = sim.overlay
     assert sim.actions["coverage"].isChecked() and overlay.coverage_visible
-    assert set(overlay.edge_marks) == set(window.scene.edges)
+    assert set(overlay.edge_marks) == set(sim_window.scene.edges)
     assert overlay.coverage["runs"] == len(result.traces)
     assert overlay.coverage["edges"]["e2"] >= 1
     # only runs that missed their expected outcome count as failed (the scripted oracle's
@@ -82,9 +60,10 @@ def test_batch_results_table_and_coverage_overlay(qtbot, window):
     assert sim.runs.runs.count() == len(result.traces)
 
 
-def test_double_clicked_batch_row_opens_in_the_dock(qtbot, window):
-    sim = window.simulation
-    dialog = run_batch(qtbot, sim, source="covering", types=("correct",))
+def test_double_clicked_batch_row_opens_in_the_dock(qtbot, sim_window):
+    sim = sim_window.simulation
+    dialog = sim.open_batch()
+    run_batch(qtbot, dialog, source="covering", types=("correct",))
     row = 1
     expected = dialog.rows[row].trace  # the run the row shows
     dialog.results.itemDoubleClicked.emit(dialog.results.item(row, 0))
@@ -104,8 +83,8 @@ def test_double_clicked_batch_row_opens_in_the_dock(qtbot, window):
     assert f"{len(expected.events)} events" in status and "Step back" in status
 
 
-def test_stored_run_replays_from_the_runs_dock(qtbot, window):
-    sim = window.simulation
+def test_stored_run_replays_from_the_runs_dock(qtbot, sim_window):
+    sim = sim_window.simulation
     dock = sim.dock
     with qtbot.waitSignal(dock.run_finished, timeout=TIMEOUT):
         sim.actions["run"].trigger()
@@ -122,24 +101,31 @@ def test_stored_run_replays_from_the_runs_dock(qtbot, window):
     assert dock.events == live
 
 
-def test_closing_during_a_batch_asks_then_cancels(qtbot, window, monkeypatch):
-    sim = window.simulation
-    window.show()
-    qtbot.waitExposed(window)
+def test_closing_during_a_batch_asks_then_cancels(qtbot, sim_window, monkeypatch):
+    sim = sim_window.simulation
+    sim_window.show()
+    qtbot.waitExposed(sim_window)
     dialog = sim.open_batch()
     answers = []
     monkeypatch.setattr(dialog, "confirm_cancel", lambda: answers.append(1) or len(answers) > 1)
-    # N is a number of scenarios; enough of them that the batch is still running at close
-    assert dialog.start(BatchRequest(source="sample", sample=20000, workers=1,
-                                     store_runs=False))
+    # every run after the first waits for the cancel: the batch is surely running at close
+    dialog.scenario_source = GatedScenarios(dialog)
+    assert dialog.start(BatchRequest(source="sample", sample=50, workers=1, store_runs=False))
     qtbot.waitUntil(lambda: dialog.progress.value() > 0, timeout=TIMEOUT)
-    window.close()  # first answer: no -> the window stays, the batch goes on
-    assert window.isVisible()
+    sim_window.close()  # first answer: no -> the window stays, the batch goes on
+    assert sim_window.isVisible()
     assert dialog.running() and not dialog.job.cancel.is_set()
-    window.session.mark_saved()
-    window.close()  # second answer: yes -> cancelled cleanly, then the window closes
+    sim_window.session.mark_saved()
+    sim_window.close()  # second answer: yes -> cancelled cleanly, then the window closes
     assert answers == [1, 1]
     assert dialog.job.cancel.is_set() and not dialog.running()
-    assert not window.isVisible()
+    assert not sim_window.isVisible()
     qtbot.waitUntil(lambda: dialog.result is not None, timeout=TIMEOUT)
-    assert dialog.result.cancelled and len(dialog.result.traces) < 20000
+    assert dialog.result.cancelled and len(dialog.result.traces) == 1
+
+
+def test_legend_explains_failed(qtbot):
+    legend = CoverageLegend()
+    qtbot.addWidget(legend)
+    labels = [lab.text() for lab in legend.findChildren(QLabel)]
+    assert "runs that missed their expected outcome" in labels

@@ -12,13 +12,12 @@ from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 from shiboken6 import isValid
 
-from . import store_link
-from .sim_batch import BatchDialog
-from .sim_dock import SimulationDock
-from .sim_history import RunHistoryPane, load_stored_run
-from .sim_coverage import coverage_from_results
-from .sim_overlay import CoverageLegend, SimOverlay
-from .sim_settings import ProfileDialog
+from ...engine.coverage import coverage_from_results
+from .batch import BatchDialog
+from .dock import SimulationDock
+from .overlay import CoverageLegend, SimOverlay
+from .runs import RunHistoryPane, load_stored_run
+from .settings import ProfileDialog
 
 
 class SimulationUi(QObject):
@@ -27,9 +26,9 @@ class SimulationUi(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self.dock = SimulationDock(window.session, window.settings)
+        self.dock = SimulationDock(window.session, window.settings, window.store_link)
         self.overlay = SimOverlay(window.scene)
-        self.runs = RunHistoryPane(window.session)
+        self.runs = RunHistoryPane(window.session, window.store_link)
         self.legend = CoverageLegend(window.view.viewport())
         self.legend.hide()
         self.batch: BatchDialog | None = None
@@ -148,7 +147,8 @@ class SimulationUi(QObject):
 
     def open_batch(self) -> BatchDialog:
         if self.batch is None:
-            self.batch = BatchDialog(self.window.session, self.window.settings, self.window)
+            self.batch = BatchDialog(self.window.session, self.window.settings,
+                                     self.window.store_link, self.window)
             self.batch.batch_finished.connect(self.show_coverage)
             self.batch.batch_finished.connect(lambda *_: self.runs.refresh())
             self.batch.open_result.connect(self.open_batch_result)
@@ -162,9 +162,9 @@ class SimulationUi(QObject):
                               to_end=True)
 
     def open_stored_run(self, run_id: int) -> None:
-        store = store_link.store()
+        store = self.window.store_link.store()
         if store is None:
-            return
+            return  # the Runs dock and the status bar say why
         trace, sop, scenario = load_stored_run(store, run_id)
         self._show_dock()
         self.dock.open_replay(trace, sop, scenario, title=f"run #{run_id}", to_end=True)

@@ -3,49 +3,25 @@ the user, edit a tool result, step back, and replay a stored run."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from sopstudio.qt.canvas.scene import SopScene
+from sopstudio.qt.sim.panes import asked_hint
+from sopstudio.qt.sim.overlay import SimOverlay
+from sopstudio.qt.sim.runs import load_stored_run
 
-from sopstudio.core.document import Document  # noqa: E402
-from sopstudio.core.io import load_sop  # noqa: E402
-from sopstudio.qt.canvas.scene import SopScene  # noqa: E402
-from sopstudio.qt.session import EditSession  # noqa: E402
-from sopstudio.qt.sim_dock import SimulationDock  # noqa: E402
-from sopstudio.qt.sim_overlay import SimOverlay  # noqa: E402
-
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_sops" / "listing_blocked.sop.json"
-TIMEOUT = 5000
+from helpers import TIMEOUT, journey_index, step_once
 
 
 @pytest.fixture
-def rig(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
-    session = EditSession(Document(load_sop(SAMPLE)))
+def rig(make_dock):
+    """The dock on listing_blocked, its snapshots drawn on a scene of the same SOP."""
+    dock = make_dock("listing_blocked.sop.json")
     scene = SopScene()
-    scene.rebuild(session.sop)
+    scene.rebuild(dock.session.sop)
     overlay = SimOverlay(scene)
-    dock = SimulationDock(session)
-    qtbot.addWidget(dock)
     dock.snapshot_changed.connect(overlay.show_run)
-    yield dock, overlay, scene
-    dock.shutdown()
-
-
-def journey_index(dock, *node_ids) -> int:
-    for index, choice in enumerate(dock.choices):
-        if tuple(choice.journey.nodes) == node_ids:
-            return index
-    raise AssertionError(f"no journey {node_ids}")
-
-
-def step_once(qtbot, dock) -> dict:
-    before = len(dock.events)
-    dock.step()
-    qtbot.waitUntil(lambda: len(dock.events) > before and dock.state != "running",
-                    timeout=TIMEOUT)
-    return dock.events[-1]
+    return dock, overlay, scene
 
 
 def test_step_by_step_highlights_the_current_node(qtbot, rig):
@@ -76,23 +52,18 @@ def test_step_by_step_highlights_the_current_node(qtbot, rig):
 INACTIVE = ("check_user", "ask_listing", "check_listing", "end_inactive")
 
 
-def run_to_end(qtbot, dock) -> None:
-    dock.run()
-    qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
-
-
 def test_operator_types_as_the_user(qtbot, rig):
     dock, overlay, _ = rig
     dock.select(journey=journey_index(dock, *INACTIVE), scenario="correct")
-    dock.as_user.setChecked(True)
+    dock.controls.as_user.setChecked(True)
     dock.run()
     qtbot.waitUntil(lambda: dock.waiting_for == "user", timeout=TIMEOUT)
-    assert "seller_id" in dock.user_input.placeholderText()
-    dock.user_input.setText("SLR4242")
-    dock.send_button.click()  # answers the seller id; the agent then asks the listing id
+    assert "seller_id" in dock.input_row.user_input.placeholderText()
+    dock.input_row.user_input.setText("SLR4242")
+    dock.input_row.send_button.click()  # answers the seller id; the agent then asks the listing id
     qtbot.waitUntil(lambda: dock.waiting_for == "user", timeout=TIMEOUT)
-    assert "listing_id" in dock.user_input.placeholderText()
-    dock.as_user.setChecked(False)
+    assert "listing_id" in dock.input_row.user_input.placeholderText()
+    dock.controls.as_user.setChecked(False)
     dock.send_user_text("listing_id=LST777")
     qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
     typed = [e for e in dock.events if e["type"] == "user" and e.get("operator")]
@@ -105,7 +76,7 @@ def test_operator_types_as_the_user(qtbot, rig):
 def test_edited_tool_result_changes_the_branch(qtbot, rig):
     dock, overlay, _ = rig
     dock.select(journey=journey_index(dock, *INACTIVE), scenario="correct")
-    dock.edit_results.setChecked(True)
+    dock.controls.edit_results.setChecked(True)
     dock.run()
     qtbot.waitUntil(lambda: dock.waiting_for == "tool", timeout=TIMEOUT)
     assert "check_user_status" in dock.tool_editor.title.text()
@@ -127,10 +98,10 @@ def test_edited_tool_result_changes_the_branch(qtbot, rig):
 def test_forced_tool_error_marks_the_failing_node(qtbot, rig):
     dock, overlay, _ = rig
     dock.select(journey=journey_index(dock, *INACTIVE), scenario="correct")
-    dock.edit_results.setChecked(True)
+    dock.controls.edit_results.setChecked(True)
     dock.run()
     qtbot.waitUntil(lambda: dock.waiting_for == "tool", timeout=TIMEOUT)
-    dock.edit_results.setChecked(False)  # only the first call is forced to fail
+    dock.controls.edit_results.setChecked(False)  # only the first call is forced to fail
     dock.tool_editor.force_error("api_error")
     qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
     assert "check_user" in overlay.failed_nodes
@@ -158,9 +129,7 @@ def test_finished_run_is_stored_and_replays_without_the_agent(qtbot, rig):
         dock.run()
     live = [dict(e) for e in dock.events]
     assert dock.last_run_id is not None
-    from sopstudio.qt import store_link
-    from sopstudio.qt.sim_history import load_stored_run
-    store = store_link.store()
+    store = dock.store_link.store()
     trace, sop, scenario = load_stored_run(store, dock.last_run_id)
     assert scenario.type == "correct" and sop.id == dock.session.sop.id
     # Stored through store.traces: the exact final state (memory, variables too) comes back.
@@ -174,3 +143,12 @@ def test_finished_run_is_stored_and_replays_without_the_agent(qtbot, rig):
         step_once(qtbot, dock)
     assert dock.events == live
     assert overlay.path_edges == ["e2", "e4", "e5"]
+
+
+def test_asked_hint_lists_accepted_values():
+    hint = asked_hint(["issue_type"], "What is the issue?",
+                      {"issue_type": ["no_service", "mobile_data"]})
+    assert hint.endswith("(one of: mobile_data, no_service)")
+    assert "one of" not in asked_hint(["x"], "X?", {"x": []})
+    pairs = asked_hint(["a", "b"], "A and B?", {"a": ["1", "2"]})
+    assert "a=… (one of: 1, 2), b=…" in pairs

@@ -9,11 +9,15 @@ pane says why it is empty.
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
                                QVBoxLayout, QWidget)
 
-from . import store_link
+from ..store_link import STORE_ERRORS
+
+log = logging.getLogger(__name__)
 
 
 def save_gui_run(store, sop, trace, scenario=None, model: str | None = None,
@@ -21,7 +25,7 @@ def save_gui_run(store, sop, trace, scenario=None, model: str | None = None,
     """Store one finished run with `store.traces.save_trace`; returns the run id. `metrics`
     defaults to the engine's per-run metrics against `scenario` (when there is one)."""
     # Imported here: the store (and the engine parts it pulls in) loads only once it is used.
-    from ..store.traces import save_trace
+    from ...store.traces import save_trace
     return save_trace(store, sop, scenario, trace, agent=trace.meta.get("agent"), model=model,
                       metrics=metrics)
 
@@ -29,8 +33,8 @@ def save_gui_run(store, sop, trace, scenario=None, model: str | None = None,
 def load_stored_run(store, run_id: int) -> tuple:
     """(trace, the SOP version it ran or None, its scenario or None) of a stored run; the trace
     equals the one saved (see `store.traces.load_trace`)."""
-    from ..engine.scenarios import Scenario
-    from ..store.traces import trace_from_record
+    from ...engine.scenarios import Scenario
+    from ...store.traces import trace_from_record
     record = store.load_run(run_id)
     sop = store.load_hash(record.version) if record.version else None
     scenario = None
@@ -44,9 +48,9 @@ class RunHistoryPane(QWidget):
 
     open_requested = Signal(int)
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session, store_link, parent=None):
         super().__init__(parent)
-        self.session = session
+        self.session, self.store_link = session, store_link
         self.runs = QListWidget()
         self.runs.itemDoubleClicked.connect(lambda *_: self.open_selected())
         self.open_button = QPushButton("Replay in simulation")
@@ -65,13 +69,14 @@ class RunHistoryPane(QWidget):
 
     def refresh(self) -> None:
         self.runs.clear()
-        store = store_link.store()
+        store = self.store_link.store()
         if store is None:
-            self.status.setText(f"No store: {store_link.last_error}")
+            self.status.setText(f"No store: {self.store_link.last_error}")
             return
         try:
             records = store.list_runs(sop_id=self.session.sop.id, limit=500)
-        except Exception as problem:  # noqa: BLE001 - shown, never fatal
+        except STORE_ERRORS as problem:  # shown, never fatal
+            log.warning("listing stored runs failed: %s", problem)
             self.status.setText(str(problem))
             return
         for record in records:

@@ -4,8 +4,6 @@ row tells the operator what to type."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from sopstudio.core.io import load_sop
@@ -15,7 +13,8 @@ from sopstudio.engine.runner import run_scenario
 from sopstudio.engine.scenarios import generate
 from sopstudio.engine.users import ScriptedUser, answer_text
 
-SAMPLES = Path(__file__).resolve().parent.parent / "sample_sops"
+from helpers import SAMPLES
+
 
 
 def test_questions_use_descriptions_else_spoken_names():
@@ -62,21 +61,15 @@ def test_no_robotic_text_in_any_sample_run(sample):
                 assert "_" not in text.split("?")[0].replace("e_mail", ""), text
 
 
-def test_the_input_row_says_what_to_type(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SOPSTUDIO_SETTINGS", str(tmp_path / "settings.ini"))
-    from sopstudio.core.document import Document
-    from sopstudio.qt.session import EditSession
-    from sopstudio.qt.sim_dock import SimulationDock
-    dock = SimulationDock(EditSession(Document(load_sop(SAMPLES / "listing_blocked.sop.json"))))
-    qtbot.addWidget(dock)
-    assert "a bare value, or name=value pairs" in dock.user_input.placeholderText()
+def test_the_input_row_says_what_to_type(qtbot, make_dock):
+    dock = make_dock("listing_blocked.sop.json")
+    assert "a bare value, or name=value pairs" in dock.input_row.user_input.placeholderText()
     dock.select(journey=0, scenario="correct", agent="scripted")
-    dock.as_user.setChecked(True)
+    dock.controls.as_user.setChecked(True)
     dock.run()
     qtbot.waitUntil(lambda: dock.waiting_for == "user", timeout=10000)
-    hint = dock.user_input.placeholderText()
+    hint = dock.input_row.user_input.placeholderText()
     assert hint.startswith("The agent asks: Could you tell me ")
     assert "type a bare value, or seller_id=value" in hint
     dock.send_user_text("SLR1")
-    assert "a bare value, or name=value pairs" in dock.user_input.placeholderText()
-    dock.shutdown()
+    assert "a bare value, or name=value pairs" in dock.input_row.user_input.placeholderText()

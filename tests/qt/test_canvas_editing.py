@@ -5,61 +5,15 @@ from __future__ import annotations
 
 import itertools
 
-import pytest
-from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
-from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPointF, Qt
 
-from sopstudio.core.document import Document
 from sopstudio.core.io import canonical_json
-from sopstudio.core.model import SOP, Edge, Node, Tool, ToolOutput
-from sopstudio.qt.main_window import MainWindow
+from sopstudio.core.model import Edge
+from sopstudio.core.edits import SetField
+from sopstudio.qt.canvas.placement import free_spot
+from sopstudio.qt.sim.overlay import NodeMark
 
-
-def make_sop() -> SOP:
-    tool = Tool(name="check_status", outputs=[ToolOutput(name="status",
-                                                         enum=["ok", "blocked"])])
-    return SOP(
-        id="t", title="Test SOP", start="ask", tools=[tool],
-        nodes=[Node(id="ask", title="Ask id", ask=["account"], position=(0, 0)),
-               Node(id="check", title="Check", tools=["check_status"], position=(0, 200)),
-               Node(id="ok", title="Fine", kind="end", outcome="resolved", position=(-150, 400)),
-               Node(id="bad", title="Blocked", kind="end", outcome="rejected",
-                    position=(150, 400))],
-        edges=[Edge(id="e1", source="ask", target="check"),
-               Edge(id="e2", source="check", target="ok", when="status == 'ok'"),
-               Edge(id="e3", source="check", target="bad", when="else")])
-
-
-@pytest.fixture
-def window(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    win = MainWindow(Document(make_sop(), tmp_path / "t.sop.json"), settings)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    win.view.resetTransform()
-    win.view.centerOn(0, 200)
-    yield win
-    win.session.mark_saved()  # nothing to ask about when the window closes
-    win.close()
-    win.deleteLater()
-
-
-def _send(view, kind, scene_pos: QPointF, buttons) -> None:
-    point = QPointF(view.mapFromScene(scene_pos))
-    button = Qt.NoButton if kind == QEvent.MouseMove else Qt.LeftButton
-    event = QMouseEvent(kind, point, view.viewport().mapToGlobal(point), button, buttons,
-                        Qt.NoModifier)
-    QApplication.sendEvent(view.viewport(), event)
-
-
-def drag(view, start: QPointF, end: QPointF, steps: int = 6) -> None:
-    """A real mouse drag on the viewport: press, several moves with the button held, release."""
-    _send(view, QEvent.MouseButtonPress, start, Qt.LeftButton)
-    for i in range(1, steps + 1):
-        _send(view, QEvent.MouseMove, start + (end - start) * (i / steps), Qt.LeftButton)
-    _send(view, QEvent.MouseButtonRelease, end, Qt.NoButton)
+from helpers import drag
 
 
 def test_double_click_adds_a_node_and_undo_removes_it(window, qtbot):
@@ -208,3 +162,50 @@ def test_view_zoom_and_fit(window):
     window.view.fit_all()
     rect = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
     assert rect.contains(window.scene.itemsBoundingRect().center())
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_free_spot_avoids_existing_rects():
+    assert free_spot((0, 0), (100, 50), []) == (0, 0)
+    taken = [(-60, -40, 120, 80)]
+    x, y = free_spot((0, 0), (100, 50), taken, margin=10)
+    box = (x - 60, y - 35, 120, 70)
+    assert not _overlap(box, taken[0])
+    assert abs(x) + abs(y) < 300  # still near the centre
+
+
+def test_add_at_centre_never_drops_a_node_on_another(window):
+    for kind in ("task", "decision", "end", "task"):
+        window.add_at_centre(kind)
+    rects = [item.mapRectToScene(item.body_rect()) for item in window.scene.nodes.values()]
+    assert len(rects) == 8
+    for i, a in enumerate(rects):
+        for b in rects[i + 1:]:
+            assert not a.intersects(b)
+
+
+def test_start_marker_is_drawn_above_simulation_rings(window):
+    node = window.scene.nodes["ask"]
+    ring = NodeMark(node)
+    marker = node.start_marker
+    assert marker is not None and marker.zValue() > ring.zValue()
+    label = marker.mapToScene(marker.boundingRect().center())
+    assert window.scene.items(label)[0] is marker  # topmost where the word START is
+    window.session.push(SetField("sop", None, "start", "check"))
+    assert node.start_marker is None and window.scene.nodes["check"].start_marker is not None
+
+
+def test_pasted_copies_never_overlap_originals_or_earlier_copies(window):
+    window.scene.select_ids(["ask", "check"])
+    assert window.editor.copy()
+    first = window.editor.paste()
+    second = window.editor.paste()
+    assert len(first) == len(second) == 2
+    items = list(window.scene.nodes.values())
+    for index, item in enumerate(items):
+        for other in items[index + 1:]:
+            assert not item.sceneBoundingRect().intersects(other.sceneBoundingRect()), \
+                (item.node_id, other.node_id)
