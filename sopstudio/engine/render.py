@@ -48,7 +48,8 @@ def _tool_result(e: dict, where: str, style: str) -> str:
     if style == "log":
         return f"[{e.get('node')}] result {e.get('tool')}: {e.get('result')}"
     result = e.get("result") or {}
-    shown = f"error {result['error']}" if "error" in result else short_json(result.get("outputs", {}))
+    shown = f"error {result['error']}" if "error" in result \
+        else short_json(result.get("outputs", {}))
     edited = " (edited by operator)" if e.get("operator") else ""
     return f"Result {e.get('tool')} → {shown}{edited}"
 

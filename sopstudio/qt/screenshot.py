@@ -21,7 +21,8 @@ def screenshot_size(window) -> tuple[int, int]:
         return width, height
     canvas_width = width - 400
     scale = min(1.0, canvas_width / (rect.width() + 60))
-    wanted = int((rect.height() + 60) * max(scale, SCREENSHOT_SCALE)) + 260  # 260: menus, toolbar, docks
+    # 260: menus, toolbar, docks
+    wanted = int((rect.height() + 60) * max(scale, SCREENSHOT_SCALE)) + 260
     return width, max(height, min(MAX_SCREENSHOT_HEIGHT, wanted))
 
 

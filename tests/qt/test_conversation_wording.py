@@ -1,6 +1,6 @@
-"""What the simulated conversation says: the scripted agent asks with the variable's description
-(or its name, spoken), the scripted user answers plainly (Yes/No, "It's LST123."), and the input
-row tells the operator what to type."""
+"""What the simulated conversation says: the scripted agent asks in plain English from the
+variable's description (or its name, spoken), the scripted user answers plainly (Yes/No,
+"It's LST123."), and the input row tells the operator what to type."""
 
 from __future__ import annotations
 
@@ -12,22 +12,38 @@ from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.runner import run_scenario
 from sopstudio.engine.scenarios import generate
 from sopstudio.engine.users import ScriptedUser, answer_text
+from sopstudio.formats import import_file
 
-from helpers import SAMPLES
+from helpers import SAMPLES, TAU2_DOT
 
 
 
-def test_questions_use_descriptions_else_spoken_names():
+def test_questions_are_plain_english():
     sop = load_sop(SAMPLES / "email_update.sop.json")
     assert question_text(sop, ["new_email"]) == \
         "Could you tell me the email address the seller wants to use?"
     assert question_text(sop, ["old_email_otp"]) == \
-        "Could you tell me OTP received on the old email address?"  # acronym kept
+        "Could you tell me the OTP received on the old email address?"  # acronym kept
+    # a name without a description that reads as a clause is asked with "whether"
     assert question_text(sop, ["status_bar_shows_no_service"]) == \
-        "Could you tell me your status bar shows no service?"
+        "Could you tell me whether your status bar shows no service?"
+    assert question_text(sop, ["seller_pin"]) == "Could you tell me your seller pin?"
     both = question_text(sop, ["new_email", "phone_number"])
     assert both == ("Could you tell me the email address the seller wants to use and "
                     "the registered mobile number?")
+    listing = load_sop(SAMPLES / "listing_blocked.sop.json")
+    assert question_text(listing, ["listing_id"]) == \
+        "Could you tell me the id of the listing the seller asks about?"
+
+
+def test_yes_no_values_are_asked_with_whether():
+    sop = import_file(str(TAU2_DOT)).sop
+    flags = {v.description: v.name for v in sop.variables if v.type == "boolean"}
+    assert question_text(sop, [flags["Airplane Mode ON?"]]) == \
+        "Could you tell me whether this applies to you: Airplane Mode ON?"
+    shows = next(name for text, name in flags.items() if text.startswith("Status Bar shows"))
+    assert question_text(sop, [shows]).startswith("Could you tell me whether the Status Bar "
+                                                   "shows no service")
 
 
 def test_the_scripted_user_answers_plainly():

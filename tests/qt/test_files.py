@@ -72,7 +72,8 @@ def test_history_diff_and_restore_is_one_undoable_edit(blank_window, sop_file, t
     assert blank_window.session.sop.node("ask").title == "Changed"
 
 
-def test_close_with_unsaved_changes_asks_and_cancel_keeps_window(blank_window, sop_file, monkeypatch):
+def test_close_with_unsaved_changes_asks_and_cancel_keeps_window(blank_window, sop_file,
+                                                                 monkeypatch):
     blank_window.files.open_path(sop_file)
     blank_window.session.push(SetField("sop", None, "title", "Renamed"))
     asked = _answer(monkeypatch, QMessageBox.Cancel)

@@ -66,18 +66,49 @@ class ScriptedAgent:
 
 
 def question_text(sop, names: list[str]) -> str:
-    """"Could you tell me ...?" from each variable's description (else its name, spoken)."""
-    described = {v.name: v.description for v in sop.variables}
-    parts = [_phrase(described.get(name) or "", name) for name in names]
+    """"Could you tell me ...?" from each variable's description (else its name, spoken), in
+    plain English: a noun phrase gets its article ("the OTP received ..."), a yes/no value is
+    asked with "whether" ("whether your status bar shows no service")."""
+    specs = {v.name: v for v in sop.variables}
+    parts = [_phrase(specs.get(name), name) for name in names]
     listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"Could you tell me {listed}?"
 
 
-def _phrase(description: str, name: str) -> str:
-    text = description.strip().rstrip(".?!").strip()
-    if not text:
-        return "your " + spoken_name(name)
-    # Lower-case the first letter, unless it starts an acronym ("SKU of the item").
-    if len(text) > 1 and text[1].isupper():
+# Words that open a phrase that needs no article ("what the customer reports", "your plan").
+_OPENERS = frozenset("the a an your my his her their our its this that these those which what "
+                     "whether if how when where who why any some each every all".split())
+# Verbs that make a name or description a clause ("status bar shows no service").
+_VERBS = frozenset("is are was were has have had shows show can could does do did works work "
+                   "needs need uses use wants want accepts allows contains includes appears "
+                   "seems will should".split())
+
+
+def _phrase(spec, name: str) -> str:
+    text = ((spec.description if spec is not None else "") or "").strip().rstrip(".?!").strip()
+    described = bool(text)
+    if not described:
+        text = "your " + spoken_name(name)
+    elif not _is_proper(text):
+        text = text[0].lower() + text[1:]
+    words = [w.lower() for w in text.replace("/", " ").split()]
+    if words[0] in ("whether", "if"):
         return text
-    return text[0].lower() + text[1:]
+    # A yes/no value, or a bare name that reads as a clause ("status bar shows no service"):
+    # ask whether it holds. (A description's verbs may be a relative clause: "the email
+    # address the seller wants to use" stays a noun phrase.)
+    yes_no = spec is not None and spec.type == "boolean"
+    if (yes_no or not described) and any(w in _VERBS for w in words[1:]):
+        return "whether " + (text if words[0] in _OPENERS else "the " + text)
+    if yes_no:
+        return f"whether this applies to you: {text}"
+    return text if words[0] in _OPENERS else "the " + text
+
+
+def _is_proper(text: str) -> bool:
+    """Keep the capital of an acronym ("SKU of the item") or a title-cased name
+    ("Clinical Risk Index"); an ordinary first word is lower-cased mid-sentence."""
+    words = text.split()
+    if len(words[0]) > 1 and words[0][1].isupper():
+        return True
+    return any(w[:1].isupper() for w in words[1:3])

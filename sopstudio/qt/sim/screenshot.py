@@ -50,11 +50,13 @@ def run_simulation_for_screenshot(window, journey: int | None = None,
     sim.sim_dock.raise_()
     if steps is None:
         dock.run()
-        done = lambda: dock.state == "finished"  # noqa: E731
     else:
         dock.step(steps)
-        done = lambda: len(dock.events) >= steps or dock.state == "finished"  # noqa: E731
-    if not _spin_until(lambda: dock.loaded and done() and dock.state != "running", timeout):
+
+    def done() -> bool:
+        enough = steps is not None and len(dock.events) >= steps
+        return dock.loaded and (enough or dock.state == "finished") and dock.state != "running"
+    if not _spin_until(done, timeout):
         raise TimeoutError("the simulation did not reach the requested step in time")
     return sim
 
