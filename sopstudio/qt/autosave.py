@@ -8,6 +8,7 @@ as one undoable edit.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer
@@ -16,6 +17,8 @@ from PySide6.QtWidgets import QMessageBox
 from ..core.edits import ReplaceSOP
 from ..core.errors import SopStudioError
 from ..core.io import canonical_json, load_sop, save_sop
+
+log = logging.getLogger(__name__)
 
 AUTOSAVE_MS = 30_000
 
@@ -47,12 +50,18 @@ class Autosaver(QObject):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             save_sop(document.sop, path)
-        except OSError:
+        except OSError as problem:
+            log.warning("autosave to %s failed: %s", path, problem)
             return None  # autosave is best effort; the status bar is not worth a dialog
         return path
 
     def discard(self) -> None:
-        autosave_path(self.session.sop.id).unlink(missing_ok=True)
+        """Remove the autosave (after a save); a folder that cannot be reached has none."""
+        path = autosave_path(self.session.sop.id)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as problem:
+            log.warning("removing the autosave %s failed: %s", path, problem)
 
     def offer_recovery(self, parent) -> bool:
         """After opening a document: if an autosave of it differs, ask to recover it."""

@@ -39,6 +39,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("sopstudio_main_window")
         self.keep_state = True
         self.settings = settings if settings is not None else app_settings()
+        self._owns_store_link = store_link is None  # then it closes the link when it closes
         self.store_link = store_link if store_link is not None else StoreLink(self)
         self.session = EditSession(None, self)
         self.scene = SopScene(self)
@@ -235,6 +236,8 @@ class MainWindow(QMainWindow):
             self.settings.setValue("window/state", self.saveState())
             self.settings.sync()
         self.problems.shutdown()
+        if self._owns_store_link:
+            self.store_link.close()
         event.accept()
 
 
