@@ -330,7 +330,7 @@ def prompt_text(orchestrator: Orchestrator) -> str:
                     *conversation(ctx, names)]
         return _render_messages(messages, tool_functions(ctx.tools, names)
                                 + dpa.control_functions(ctx))
-    except Exception:  # noqa: BLE001 - any failure of the prompt builders: show a plain summary
+    except Exception:  # any failure of the prompt builders: show a plain summary
         log.exception("building the prompt of node %s failed", ctx.node.id)
         return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
                                 ctx.tool_schemas())

@@ -135,8 +135,8 @@ class Editor(QObject):
         try:
             from ..formats import import_text
             result = import_text(text)
-        except Exception as problem:  # noqa: BLE001 - any importer failure is a status message
-            log.info("pasted text is not an SOP fragment: %s", problem)
+        except Exception as problem:  # any importer failure is a status message (and logged)
+            log.info("pasted text is not an SOP fragment: %s", problem, exc_info=True)
             self.session.error.emit(f"Paste: not an SOP fragment ({problem})")
             return None
         if not result.sop.nodes:

@@ -22,7 +22,7 @@ class _Job(QRunnable):
     def run(self):
         try:
             result = self.fn(*self.args)
-        except Exception as problem:  # noqa: BLE001 - reported to the GUI, never lost
+        except Exception as problem:  # reported to the GUI, never lost
             log.warning("background job failed", exc_info=True)
             self.relay.failed.emit(self.ticket, f"{problem.__class__.__name__}: {problem}")
             return

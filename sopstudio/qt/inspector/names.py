@@ -15,7 +15,8 @@ def produced_by(node, sop) -> set[str]:
 
 
 def names_available(sop, node_id: str, failure: bool = False) -> list[str]:
-    """Names set by the node or any node that can run before it, plus `error` and `tool` on failure edges."""
+    """Names set by the node or any node that can run before it, plus `error` and `tool` on
+    failure edges."""
     seen, queue, names = {node_id}, deque([node_id]), set()
     incoming: dict[str, list[str]] = {}
     for edge in sop.edges:

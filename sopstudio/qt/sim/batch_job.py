@@ -106,7 +106,7 @@ class BatchJob(QObject):
     def _main(self) -> None:
         try:
             self.result = self.execute()
-        except Exception as problem:  # noqa: BLE001 - any failure ends the job: reported, logged
+        except Exception as problem:  # any failure ends the job: reported, logged
             log.exception("the batch failed")
             self.failed.emit(f"{problem.__class__.__name__}: {problem}")
             self.finished.emit(None)

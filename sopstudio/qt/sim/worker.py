@@ -60,7 +60,7 @@ class SimWorker(QObject):
     def load(self, factory) -> None:
         try:
             self.session = factory()
-        except Exception as problem:  # noqa: BLE001 - shown in the dock, never fatal
+        except Exception as problem:  # shown in the dock, never fatal
             log.warning("loading the simulation failed", exc_info=True)
             self.session = None
             self.failed.emit(plain_error(problem))
@@ -144,7 +144,7 @@ class SimWorker(QObject):
     def _guard(self, fn):
         try:
             return fn()
-        except Exception as problem:  # noqa: BLE001 - an engine error ends this request only
+        except Exception as problem:  # an engine error ends this request only
             log.warning("a simulation request failed", exc_info=True)
             self.failed.emit(plain_error(problem))
             return None
@@ -168,7 +168,7 @@ class SimWorker(QObject):
             return None
         self.state_changed.emit("waiting")
         # The node asking, read by the dock for the accepted values (stable: this thread waits).
-        self.asking_node = getattr(getattr(self.session, "orchestrator", None), "node_id", None)
+        self.asking_node = self.session.asking_node()
         self.user_input_needed.emit(list(variables), text)
         answer = self._wait(self._answers)
         self.state_changed.emit("running")
