@@ -16,30 +16,30 @@ SAMPLE = SAMPLES / "telecom_troubleshooting.sop.json"
 
 
 @pytest.fixture
-def sim_window(open_main_window):
+def telecom_window(open_main_window):
     """The telecom sample with the simulation docks, shown (its own layout, as on first launch)."""
     return open_main_window(Document(load_sop(SAMPLE), SAMPLE), simulation=True)
 
 
-def test_inspector_and_problems_are_in_front_on_first_launch(sim_window):
-    sim = sim_window.simulation
-    assert in_front(sim_window.inspector_dock) and not in_front(sim.sim_dock)
-    assert in_front(sim_window.problems_dock) and not in_front(sim.runs_dock)
+def test_inspector_and_problems_are_in_front_on_first_launch(telecom_window):
+    sim = telecom_window.simulation
+    assert in_front(telecom_window.inspector_dock) and not in_front(sim.sim_dock)
+    assert in_front(telecom_window.problems_dock) and not in_front(sim.runs_dock)
 
 
-def test_selecting_raises_the_inspector_tab(sim_window, qtbot):
-    sim = sim_window.simulation
+def test_selecting_raises_the_inspector_tab(telecom_window, qtbot):
+    sim = telecom_window.simulation
     sim.sim_dock.raise_()
     qtbot.waitUntil(lambda: in_front(sim.sim_dock))
-    assert not in_front(sim_window.inspector_dock)
-    node_id = sim_window.session.sop.nodes[0].id
-    sim_window.scene.select_ids([node_id])
-    qtbot.waitUntil(lambda: in_front(sim_window.inspector_dock))
-    assert sim_window.inspector.form("node").ident == node_id
-    edge_id = sim_window.session.sop.edges[0].id
+    assert not in_front(telecom_window.inspector_dock)
+    node_id = telecom_window.session.sop.nodes[0].id
+    telecom_window.scene.select_ids([node_id])
+    qtbot.waitUntil(lambda: in_front(telecom_window.inspector_dock))
+    assert telecom_window.inspector.form("node").ident == node_id
+    edge_id = telecom_window.session.sop.edges[0].id
     sim.sim_dock.raise_()
-    sim_window.scene.select_ids([], [edge_id])
-    qtbot.waitUntil(lambda: in_front(sim_window.inspector_dock))
+    telecom_window.scene.select_ids([], [edge_id])
+    qtbot.waitUntil(lambda: in_front(telecom_window.inspector_dock))
 
 
 def test_saved_layout_covers_the_simulation_docks(qtbot, settings, store_link):

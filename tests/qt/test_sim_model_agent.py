@@ -3,15 +3,15 @@ OpenAI-compatible server started by the test; a tool outside the node is refused
 
 from __future__ import annotations
 
-import pytest
 from fake_llm_server import FakeLLMServer, reply, tool
 
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.scenarios import scenarios_for
 from sopstudio.qt.sim.settings import Profile, save_profiles
 
+from helpers import TIMEOUT
+
 INACTIVE = ("check_user", "ask_listing", "check_listing", "end_inactive")
-TIMEOUT = 20000
 
 
 def model_script(seed: dict) -> list:
@@ -29,12 +29,8 @@ def model_script(seed: dict) -> list:
             tool("finish_step", {"values": {}})]
 
 
-@pytest.fixture
-def dock(make_dock):
-    return make_dock("listing_blocked.sop.json")
-
-
-def test_dpa_runs_a_journey_against_a_local_server(qtbot, dock):
+def test_dpa_runs_a_journey_against_a_local_server(qtbot, make_dock):
+    dock = make_dock("listing_blocked.sop.json")
     index = next(i for i, c in enumerate(dock.choices) if tuple(c.journey.nodes) == INACTIVE)
     scenario = scenarios_for(CompiledSop(dock.session.sop), dock.choices[index].journey, index,
                              ("correct",))[0]
