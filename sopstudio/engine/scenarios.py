@@ -218,7 +218,7 @@ def _sample_one(graph: JourneyGraph, rng: random.Random) -> Journey:
                 break
             pick -= weight
         if k is None:
-            return graph._journey(nodes, edges)
+            return graph.journey(nodes, edges)
         used = used or k in graph.back
         edges.append(k)
         node = graph.edge_dst[k]
