@@ -10,12 +10,13 @@ error line, exit 1, and the partial run is stored with status "error".
 from __future__ import annotations
 
 from ..core.journeys import JourneyGraph
+from ..engine.agents import AGENT_KINDS
 from ..engine.compiled import CompiledSop, EngineError
 from ..engine.batch import is_unreachable
 from ..engine.runner import orchestrator_for
-from ..engine.scenarios import TYPES, scenarios_for
+from ..engine.scenarios import SCENARIO_TYPES, scenarios_for
 from ._common import load_or_exit, print_json
-from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
+from ._options import (add_model_arguments, add_store_arguments, agent_options, now,
                     open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
@@ -25,8 +26,8 @@ HELP = "simulate one journey and scenario with an agent and print the trace"
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
     parser.add_argument("--journey", type=int, default=0, help="journey number (BFS order)")
-    parser.add_argument("--scenario", choices=TYPES, default="correct")
-    parser.add_argument("--agent", default="scripted", choices=AGENT_CHOICES,
+    parser.add_argument("--scenario", choices=SCENARIO_TYPES, default="correct")
+    parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
                         help="scripted (default), dpa or spa")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--allow-live", action="store_true",

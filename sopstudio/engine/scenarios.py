@@ -31,7 +31,7 @@ from .compiled import CompiledSop
 from .values import journey_values
 from .walk import expected_run
 
-TYPES = ("correct", "missing-parameter", "failing-function")
+SCENARIO_TYPES = ("correct", "missing-parameter", "failing-function")
 
 
 @dataclass
@@ -62,7 +62,7 @@ def _copy_responses(responses: dict) -> dict:
 
 
 def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
-                  types: tuple = TYPES) -> list[Scenario]:
+                  types: tuple = SCENARIO_TYPES) -> list[Scenario]:
     values = journey_values(cs, journey)
     base = Scenario(f"j{number}-correct", "correct", journey.to_dict(),
                     {"seed": dict(values.seed)}, _copy_responses(values.responses), {})
@@ -166,7 +166,7 @@ def _uncaught_error(cs: CompiledSop, base: Scenario, tool: str) -> str:
 
 
 def generate(cs: CompiledSop, journeys: list[Journey] | None = None,
-             types: tuple = TYPES) -> list[Scenario]:
+             types: tuple = SCENARIO_TYPES) -> list[Scenario]:
     """Scenarios of the given types for each journey (default: the edge-covering set)."""
     if journeys is None:
         from ..core.journeys_cover import cover
