@@ -8,9 +8,12 @@ checks its argument types and raises ExprEvalError with a plain message.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import logging
 from typing import Any, Callable
 
 from .errors import ExprEvalError
+
+log = logging.getLogger(__name__)
 
 MAX_ROUND_DIGITS = 100
 
@@ -54,7 +57,9 @@ def values_equal(a: Any, b: Any) -> bool:
         return False
     try:
         return bool(a == b)
-    except Exception:  # a foreign object's __eq__ must not break ==
+    except Exception:  # noqa: BLE001 - a foreign object's __eq__ must not break ==
+        log.debug("comparing a %s with a %s failed; taken as unequal", type(a).__name__,
+                  type(b).__name__, exc_info=True)
         return False
 
 

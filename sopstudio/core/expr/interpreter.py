@@ -8,6 +8,7 @@ exhaust memory.
 
 from __future__ import annotations
 
+import logging
 import operator
 from collections.abc import Mapping
 from typing import Any, Callable
@@ -16,6 +17,8 @@ from . import ast as A
 from .errors import ExprError, ExprEvalError
 from .functions import FUNCTIONS, contains, is_number, type_name, values_equal
 from .names import lookup_failure
+
+log = logging.getLogger(__name__)
 
 MAX_RESULT_LENGTH = 1_000_000
 MAX_INT_BITS = 10_000
@@ -46,6 +49,7 @@ class Expr:
             raise
         except Exception as exc:  # noqa: BLE001
             # Safety net: a foreign value in env misbehaved; callers only ever see ExprError.
+            log.debug("evaluating %r raised", self.text, exc_info=True)
             raise ExprEvalError(f"cannot evaluate: {exc}", None, self.text) from None
 
     def names(self) -> set[str]:
