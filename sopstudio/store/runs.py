@@ -18,6 +18,7 @@ from . import events as ev
 from .blobs import ensure_sop_row, pack, put_blob
 from .db import StoreError, now_iso, to_iso
 from .redact import strip_secrets
+from .schema import index_steps
 
 _RUN_COLUMNS = ("id, sop_id, version, scenario_id, agent, model, settings, status, outcome, "
                 "metrics, started, finished, created")
@@ -182,6 +183,7 @@ class RunsMixin:
             rows = [ev.encode(run_id, start + i, e, self.secrets) for i, e in enumerate(events)]
             conn.executemany("INSERT INTO steps (run_id, seq, type, node, tool, arguments, "
                              "result, text, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            index_steps(conn, run_id, start)
         return start + len(rows)
 
     def load_run(self, run_id: int) -> RunRecord:
