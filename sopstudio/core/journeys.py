@@ -19,7 +19,7 @@ Edges out of end nodes and edges from nodes the start cannot reach are on no jou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from .model import SOP
 
@@ -31,11 +31,11 @@ class Journey:
     nodes: tuple[str, ...]
     edges: tuple[str, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"nodes": list(self.nodes), "edges": list(self.edges)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Journey":
+    def from_dict(cls, data: dict[str, Any]) -> "Journey":
         return cls(tuple(data["nodes"]), tuple(data["edges"]))
 
 
@@ -166,7 +166,8 @@ class JourneyGraph:
             length += 1
 
     def _of_length(self, length: int) -> Iterator[Journey]:
-        nodes, edges = [self.start], []
+        nodes: list[int] = [self.start]
+        edges: list[int] = []
         stack = [self._choices(self.start, False, length)]
         while stack:
             step = next(stack[-1], None)

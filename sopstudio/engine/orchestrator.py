@@ -80,7 +80,7 @@ class Orchestrator(NodeActions):
         self.visits: dict[str, int] = {}
         self.branches: list[list] = []  # branching "all": stacks of edges still to follow
         self.pending: deque[Event] = deque()
-        self.node_id = self.sop.start
+        self.node_id = compiled.start
         self.visit: list[Event] = []
         self.calls: dict[str, int] = {}   # tool -> calls in this node visit
         self.trace_calls = 0               # tool calls in the whole run
@@ -142,7 +142,7 @@ class Orchestrator(NodeActions):
         if turn is not None:
             self._user_event(turn, operator)
         if not self.done:
-            self._enter(self.sop.start, None, None)
+            self._enter(self.compiled.start, None, None)
 
     def _act(self) -> None:
         ctx = self.context()

@@ -201,9 +201,11 @@ def sample_journeys(graph: JourneyGraph, count: int, seed: int = 0) -> list[Jour
 
 
 def _sample_one(graph: JourneyGraph, rng: random.Random) -> Journey:
-    node, used, nodes, edges = graph.start, False, [graph.start], []
+    node, used, nodes = graph.start, False, [graph.start]
+    edges: list[int] = []
     while True:
-        weights = [] if not graph.is_end[node] else [(None, 1)]
+        # (edge, weight); edge None: stop here (the node is an end)
+        weights: list[tuple[int | None, int]] = [] if not graph.is_end[node] else [(None, 1)]
         for k in graph.out[node]:
             back = k in graph.back
             if back and used:
@@ -213,13 +215,13 @@ def _sample_one(graph: JourneyGraph, rng: random.Random) -> Journey:
             if weight:
                 weights.append((k, weight))
         pick = rng.randrange(sum(w for _, w in weights))
-        for k, weight in weights:
+        for choice, weight in weights:
             if pick < weight:
                 break
             pick -= weight
-        if k is None:
+        if choice is None:
             return graph.journey(nodes, edges)
-        used = used or k in graph.back
-        edges.append(k)
-        node = graph.edge_dst[k]
+        used = used or choice in graph.back
+        edges.append(choice)
+        node = graph.edge_dst[choice]
         nodes.append(node)
