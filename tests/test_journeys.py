@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from sopstudio.core.journeys import Journey, JourneyGraph, count_journeys, edge_cover
-from sopstudio.core.journeys_cover import cover
+from sopstudio.core.journeys import Journey, JourneyGraph, count_journeys
+from sopstudio.core.journeys_cover import cover, edge_cover
 from sopstudio.core.model import SOP
 from sopstudio.engine.examples import listing_blocked, synthetic
 

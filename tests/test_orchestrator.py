@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from sopstudio.core.model import SOP
-from sopstudio.engine.agents.base import Action, AgentError, call, finish, say
+from sopstudio.engine.agents.base import ACTION_KINDS, Action, AgentError, call, finish, say
 from sopstudio.engine.agents.scripted import ScriptedAgent
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.examples import listing_blocked
@@ -202,3 +202,10 @@ def test_static_agent_may_call_any_tool_and_names_its_end():
     trace = make(agent=Spa()).run()
     assert trace.tool_trace[0]["tool"] == "create_ticket"
     assert trace.outcome == "resolved" and trace.end_node == "done_ticket"
+
+
+def test_every_action_kind_has_one_handler():
+    compiled = CompiledSop(listing_blocked())
+    orch = Orchestrator(compiled, ScriptedAgent(compiled), ScriptedUser({}))
+    assert sorted(orch.handlers) == sorted(ACTION_KINDS)
+    assert all(callable(handler) for handler in orch.handlers.values())

@@ -272,9 +272,10 @@ def test_a_run_stored_by_a_v2_store_loads_equal_after_the_upgrade(tmp_path, sop,
                      [store_events.encode(1, i, e, set()) for i, e in enumerate(events)])
     conn.close()
     with open_store(path) as store:
-        assert store.schema_version == schema.LATEST == 3
+        assert store.schema_version == schema.LATEST
         record = store.load_run(1)
         assert record.events == [e.to_dict() for e in trace.events]
         assert record.state == events[-1]["final_state"]
         assert load_trace(store, 1).to_dict() == whole
         assert same_trace(replay_run(store, 1, sop=sop), trace)
+        assert [h["run_id"] for h in store.search_runs(scenario.failing["error"])] == [1]

@@ -213,7 +213,7 @@ def _database_at(path, version: int) -> None:
                      (content.hash,))
         if version >= 2:  # from v2 on, tags have a table of their own
             conn.execute("INSERT INTO tags VALUES ('refund', 'v1', 1, '2024-01-01')")
-        _old_run(conn, content.hash)
+        _old_run(conn, content.hash, version)
     assert schema.user_version(conn) == version
     conn.close()
 
@@ -223,16 +223,22 @@ OLD_EVENTS = [{"type": "say", "node": "a", "text": "Order?"},
 OLD_STATE = {"path": ["a", "b"], "variables": {"order_id": "42"}, "turns": 1}
 
 
-def _old_run(conn, version_hash: str) -> None:
-    """A run as versions 1-2 stored it: the final state in the last event's `extra` JSON."""
+def _old_run(conn, version_hash: str, version: int) -> None:
+    """Runs as schema `version` stored them: up to v2 the final state rode in the last event's
+    `extra` JSON; from v3 on it has the `runs.state` column."""
+    in_column = version >= 3
     conn.execute("INSERT INTO runs (sop_id, version, settings, status, outcome, metrics, created) "
                  "VALUES ('refund', ?, '{}', 'finished', 'resolved', '{}', '2024-01-01')",
                  (version_hash,))
     conn.execute("INSERT INTO steps (run_id, seq, type, node, text) "
                  "VALUES (1, 0, 'say', 'a', 'Order?')")
-    extra = json.dumps({"outcome": "resolved", "note": "kept", "final_state": OLD_STATE})
+    extra = {"outcome": "resolved", "note": "kept"}
+    if in_column:
+        conn.execute("UPDATE runs SET state = ? WHERE id = 1", (json.dumps(OLD_STATE),))
+    else:
+        extra["final_state"] = OLD_STATE
     conn.execute("INSERT INTO steps (run_id, seq, type, node, extra) VALUES (1, 1, 'end', 'b', ?)",
-                 (extra,))
+                 (json.dumps(extra),))
     # A second run, without a final state and with an event whose extra holds only it.
     conn.execute("INSERT INTO runs (sop_id, settings, status, metrics, created) "
                  "VALUES ('refund', '{}', 'finished', '{}', '2024-01-02')")
@@ -260,6 +266,9 @@ def test_opening_every_earlier_schema_version(tmp_path, version):
             assert old.state == OLD_STATE and old.events == OLD_EVENTS
             assert store.load_run(2).state is None  # only a last event carried a state
             assert store.load_run(2).events[0] == {"type": "say", "final_state": OLD_STATE}
+            # v4: runs stored before are in the full-text index, and so is the version message
+            assert [h["run_id"] for h in store.search_runs("Order")] == [1]
+            assert [h["match"] for h in store.search_runs("old")] == ["version"]
 
 
 def test_upgrading_a_v2_store_to_v3_moves_final_states_to_their_column(tmp_path):

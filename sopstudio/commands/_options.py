@@ -10,8 +10,6 @@ from datetime import datetime, timezone
 
 from ._store import add_db_argument, open_from_args
 
-AGENT_CHOICES = ("scripted", "dpa", "spa")
-
 
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""

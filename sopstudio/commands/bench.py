@@ -14,13 +14,14 @@ from pathlib import Path
 
 from ..core.io import read_error_reason
 from ..core.journeys import JourneyGraph
+from ..engine.agents import AGENT_KINDS
 from ..engine.batch import run_batch
 from ..engine.compiled import CompiledSop
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
-from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options,
+from ._options import (add_model_arguments, add_store_arguments, agent_options,
                        now, open_store_unless, positive_int, run_settings, warn_if_invalid)
 
 NAME = "bench"
@@ -31,7 +32,7 @@ COLUMNS = tuple(zip(("ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr", "tsr"
 
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
-    parser.add_argument("--agent", default="scripted", choices=AGENT_CHOICES,
+    parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
                         help="scripted (default), dpa or spa")
     add_model_arguments(parser)
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")

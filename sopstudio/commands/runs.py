@@ -1,6 +1,8 @@
 """`sopstudio runs [FILE] [--json]`: stored simulation runs, newest first; `--show ID` prints
 one run with its trace events; `--replay ID` re-runs it from its recording (no model call) and
-says whether the replay matches the stored trace (exit 0 if it does, 1 if not)."""
+says whether the replay matches the stored trace (exit 0 if it does, 1 if not); `--search TEXT`
+lists the runs whose trace (what was said, tool names, arguments, results, error codes) or
+version message holds every word of TEXT, each with a short excerpt (Store.search_runs)."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from ._store import add_db_argument, open_from_args
 
 NAME = "runs"
 HELP = ("list stored runs (of FILE's SOP if given), newest first; --show ID prints one run; "
-        "--replay ID replays one")
+        "--replay ID replays one; --search TEXT finds runs by what their traces hold")
 
 DEFAULT_LIMIT = 50  # human listing without --limit: the newest runs, and a note on the rest
 COLUMNS = ("ID", "CREATED", "SOP", "VERSION", "AGENT", "MODEL", "STATUS", "OUTCOME", "EVENTS")
+SEARCH_COLUMNS = ("ID", "CREATED", "SOP", "VERSION", "AGENT", "SCENARIO", "OUTCOME", "MATCH")
 
 
 def add_arguments(parser) -> None:
@@ -28,6 +31,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--show", type=int, metavar="ID", help="print run ID with its events")
     parser.add_argument("--replay", type=int, metavar="RUN_ID",
                         help="replay run RUN_ID from its recording (no model call) and compare")
+    parser.add_argument("--search", metavar="TEXT",
+                        help="runs whose trace or version message holds every word of TEXT "
+                             "(e.g. a tool name, an error code, words the agent said)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_db_argument(parser)
 
@@ -35,8 +41,13 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     if args.version and not args.file:
         raise UsageError("--version needs FILE (a revision belongs to one SOP)")
+    if args.search is not None and any((args.agent, args.status, args.version,
+                                        args.show is not None, args.replay is not None)):
+        raise UsageError("--search takes only FILE, --limit, --json and --db")
     sop = load_or_exit(args.file) if args.file else None
     with open_from_args(args, must_exist=True) as store:
+        if args.search is not None:
+            return _search(store, args, sop.id if sop else None)
         if args.show is not None:
             return _show(store.load_run(args.show), args.json)
         if args.replay is not None:
@@ -67,6 +78,32 @@ def _print_table(runs, filtered: bool, limit: int | None) -> None:
         print("  ".join(cells).rstrip())
     if len(runs) < total:
         print(f"showing {len(runs)} of {total} (use --limit)")
+
+
+def _search(store, args, sop_id: str | None) -> int:
+    limit = args.limit if args.limit is not None else DEFAULT_LIMIT
+    hits = store.search_runs(args.search, sop_id=sop_id, limit=limit)
+    if args.json:
+        print_json({"runs": hits})
+        return 0
+    if not hits:
+        print(f"no runs match {args.search!r}")
+        return 0
+    rows = [SEARCH_COLUMNS] + [_search_row(hit) for hit in hits]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(SEARCH_COLUMNS) - 1)]
+    for row in rows:
+        cells = [cell.rjust(width) if i == 0 else cell.ljust(width)
+                 for i, (cell, width) in enumerate(zip(row, widths))]
+        print("  ".join(cells + [row[-1]]).rstrip())
+    if len(hits) == limit:
+        print(f"showing the newest {limit} (use --limit)")
+    return 0
+
+
+def _search_row(hit: dict) -> tuple[str, ...]:
+    return (str(hit["run_id"]), hit["created"][:19].replace("T", " "), hit["sop_id"] or "-",
+            (hit["version"] or "-")[:SHORT], hit["agent"] or "-", hit["scenario"] or "-",
+            hit["outcome"] or "-", " ".join(hit["snippet"].split()))
 
 
 def _row(r) -> tuple[str, ...]:

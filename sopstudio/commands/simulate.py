@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from ..engine.batch import is_unreachable
 from ..engine.compiled import CompiledSop
+from ..engine.agents import AGENT_KINDS
 from ..engine.render import EventRenderer
 from ..engine.scenarios import SCENARIO_TYPES
 from ..engine.session import SimulationSession, agent_factory, nth_journey, scenario_for
 from ._common import load_or_exit, print_json
-from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
+from ._options import (add_model_arguments, add_store_arguments, agent_options, now,
                     open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
@@ -26,7 +27,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
     parser.add_argument("--journey", type=int, default=0, help="journey number (BFS order)")
     parser.add_argument("--scenario", choices=SCENARIO_TYPES, default="correct")
-    parser.add_argument("--agent", default="scripted", choices=AGENT_CHOICES,
+    parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
                         help="scripted (default), dpa or spa")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--allow-live", action="store_true",

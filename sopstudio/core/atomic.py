@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 
-def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     path = _resolve_link(Path(path))
     raw = data.encode("utf-8") if isinstance(data, str) else data
     mode = _target_mode(path)

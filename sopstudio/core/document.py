@@ -1,5 +1,12 @@
 """The open SOP document: one SOP that changes only through edits, with change events,
-dirty tracking and (for callers without Qt) an undo history."""
+dirty tracking, and the undo rules.
+
+One undo implementation: `UndoEntry` holds one undo entry and the rule for when a later edit
+joins it (one user gesture = one entry). `History` is a plain stack of entries for callers without
+Qt; the GUI's QUndoStack holds one `EditCommand` per entry (qt/commands.py) whose undo, redo and
+`mergeWith` call the same `UndoEntry` methods, so both undo the same way (a property test drives
+both with the same random edits and compares the documents).
+"""
 
 from __future__ import annotations
 
@@ -46,6 +53,9 @@ class Document:
         self.changed = Signal()
         self._saved_json = canonical_json(sop)
         self._dirty: bool | None = False  # None: unknown until compared again
+        # Bumped by every applied edit and by a save: an undo entry takes in a later edit only
+        # when nothing happened to the document in between (UndoEntry.absorb).
+        self.revision = 0
 
     @property
     def sop(self) -> SOP:
@@ -63,12 +73,14 @@ class Document:
             self.path = Path(path)
         self._saved_json = canonical_json(self._sop)
         self._dirty = False
+        self.revision += 1  # typing after a save starts a new undo entry
 
     def apply(self, edit: Edit) -> Edit:
         """Apply `edit`, announce it and return its inverse. Raises EditError (document
         unchanged, nothing emitted) when the edit is illegal."""
         inverse = edit.apply(self._sop)
         self._dirty = None
+        self.revision += 1
         self.changed.emit(Change.of(edit))
         return inverse
 
@@ -86,24 +98,56 @@ def _fresh(prefix: str, taken: set[str]) -> str:
     return f"{prefix}{number}"
 
 
-@dataclass
-class _Entry:
-    edit: Edit      # re-applied on redo
-    inverse: Edit   # applied on undo
+class UndoEntry:
+    """One undo entry: an applied edit, the inverse that undoes it, and the merge rule.
+
+    One user gesture is one entry. Consecutive edits of one field (equal non-None
+    `Edit.merge_key`: typing in a field) merge into one entry that undoes back to the value
+    before the first keystroke; a drag is one `MoveNodes` pushed on release (its merge key is
+    None, so every drag is its own entry). Merging stops at anything else that happens to the
+    document (an undo, a redo, another edit, a save) and at `seal()` (e.g. the field lost focus).
+    """
+
+    def __init__(self, doc: Document, edit: Edit, inverse: Edit) -> None:
+        """`edit` has just been applied to `doc` and returned `inverse`."""
+        self.doc, self.edit, self.inverse = doc, edit, inverse
+        self.revision = doc.revision  # the document's revision right after `edit`
+        self.sealed = False
+
+    @classmethod
+    def record(cls, doc: Document, edit: Edit) -> UndoEntry:
+        """Apply `edit` (EditError leaves everything unchanged) and make its entry."""
+        return cls(doc, edit, doc.apply(edit))
+
+    def absorb(self, later: UndoEntry) -> bool:
+        """Take `later` (applied right after this entry) into this entry if it continues the
+        same gesture; False leaves both unchanged (`later` becomes an entry of its own)."""
+        key = later.edit.merge_key
+        if self.sealed or key is None or key != self.edit.merge_key \
+                or later.revision != self.revision + 1:
+            return False
+        self.edit, self.revision = later.edit, later.revision  # our inverse still undoes all
+        return True
+
+    def seal(self) -> None:
+        """Let no later edit merge into this entry."""
+        self.sealed = True
+
+    def undo(self) -> None:
+        self.doc.apply(self.inverse)
+
+    def redo(self) -> None:
+        self.inverse = self.doc.apply(self.edit)
 
 
 class History:
-    """A pure-Python undo stack over a Document (the Qt layer uses QUndoStack instead).
-
-    Consecutive `do` calls whose edits share a non-None `merge_key` become one entry; undo,
-    redo and `close_merge` end the run of merging.
-    """
+    """A pure-Python undo stack of `UndoEntry`s over a Document (the GUI's QUndoStack holds the
+    same entries through qt/commands.py)."""
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
-        self._undo: list[_Entry] = []
-        self._redo: list[_Entry] = []
-        self._merge_open = False
+        self._undo: list[UndoEntry] = []
+        self._redo: list[UndoEntry] = []
 
     @property
     def can_undo(self) -> bool:
@@ -123,42 +167,34 @@ class History:
 
     def do(self, edit: Edit) -> Edit:
         """Apply `edit` as a new undo entry (or merged into the last one); return its inverse."""
-        inverse = self.doc.apply(edit)
-        top = self._undo[-1] if self._undo else None
-        key = edit.merge_key
-        if self._merge_open and top is not None and key is not None \
-                and key == top.edit.merge_key:
-            top.edit = edit  # the first inverse still restores the state before the run
-        else:
-            self._undo.append(_Entry(edit, inverse))
+        entry = UndoEntry.record(self.doc, edit)
+        if not (self._undo and self._undo[-1].absorb(entry)):
+            self._undo.append(entry)
         self._redo.clear()
-        self._merge_open = True
-        return inverse
+        return entry.inverse
 
     def undo(self) -> Edit | None:
         """Undo the last entry; return the edit that was undone (None when there is none)."""
         if not self._undo:
             return None
         entry = self._undo.pop()
-        self.doc.apply(entry.inverse)
+        entry.undo()
         self._redo.append(entry)
-        self._merge_open = False
         return entry.edit
 
     def redo(self) -> Edit | None:
         if not self._redo:
             return None
         entry = self._redo.pop()
-        entry.inverse = self.doc.apply(entry.edit)
+        entry.redo()
         self._undo.append(entry)
-        self._merge_open = False
         return entry.edit
 
     def close_merge(self) -> None:
         """Make the next edit a new entry even if it could merge (e.g. the field lost focus)."""
-        self._merge_open = False
+        if self._undo:
+            self._undo[-1].seal()
 
     def clear(self) -> None:
         self._undo.clear()
         self._redo.clear()
-        self._merge_open = False

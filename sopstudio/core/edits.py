@@ -9,6 +9,10 @@ Structural edits live here; field edits in `edits_fields`, the machinery in `edi
 
 from __future__ import annotations
 
+from typing import Any
+
+from pydantic import BaseModel
+
 from .edits_base import (Batch, Edit, InsertAt, Planned, RemoveAt, SetAt, as_model, find_index,
                          insert_index)
 from .edits_fields import MoveNodes, ReplaceSOP, SetField
@@ -24,11 +28,11 @@ class _AddKeyed(Planned):
     """Insert a node/edge/tool/variable whose id or name must be new."""
 
     coll = ""
-    model: type = Node
+    model: type[BaseModel] = Node
     key = "id"
     label = ""
 
-    def __init__(self, item, index: int | None = None) -> None:
+    def __init__(self, item: Any, index: int | None = None) -> None:
         super().__init__()
         self.item = as_model(item, self.model, f"new {self.label}")
         self.index = index
@@ -69,7 +73,7 @@ class _RemoveKeyed(Planned):
     def unique(self, sop: SOP) -> bool:
         # A duplicate left behind keeps the references: they still name an existing item.
         key = "id" if self.coll in ("nodes", "edges") else "name"
-        return sum(getattr(x, key) == self.ident for x in getattr(sop, self.coll)) == 1
+        return sum(bool(getattr(x, key) == self.ident) for x in getattr(sop, self.coll)) == 1
 
 
 class AddNode(_AddKeyed):
@@ -144,7 +148,7 @@ class RemoveVariable(_RemoveKeyed):
 
 
 class AddKnowledge(Planned):
-    def __init__(self, entry: Knowledge | dict, index: int | None = None) -> None:
+    def __init__(self, entry: Knowledge | dict[str, Any], index: int | None = None) -> None:
         super().__init__()
         self.entry = as_model(entry, Knowledge, "new knowledge entry")
         self.index = index

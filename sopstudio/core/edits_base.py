@@ -10,7 +10,7 @@ references or duplicate ids (which the model allows so the editor can repair the
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -23,6 +23,7 @@ COLLECTIONS: dict[str, tuple[type[BaseModel], str | None]] = {
     "variables": (Variable, "name"), "knowledge": (Knowledge, None)}
 
 Changes = dict[str, set[str]]
+M = TypeVar("M", bound=BaseModel)
 
 
 def merge_changes(target: Changes, more: Changes) -> Changes:
@@ -68,8 +69,9 @@ class Edit:
         return f"<{type(self).__name__} {self.description!r}>"
 
 
-def _items(sop: SOP, coll: str) -> list:
-    return getattr(sop, coll)
+def _items(sop: SOP, coll: str) -> list[Any]:
+    items: list[Any] = getattr(sop, coll)
+    return items
 
 
 def _key_of(coll: str, item: Any, index: int) -> str:
@@ -126,8 +128,15 @@ class SetAt(Edit):
         if self.coll == "sop":
             return sop
         items = _items(sop, self.coll)
-        check_index(self.index, len(items), self.coll)
-        return items[self.index]
+        index = self._position()
+        check_index(index, len(items), self.coll)
+        item: BaseModel = items[index]
+        return item
+
+    def _position(self) -> int:
+        if self.index is None:
+            raise EditError(f"{self.coll}: an item needs its index")
+        return self.index
 
     def apply(self, sop: SOP) -> Edit:
         obj = self.target(sop)
@@ -143,7 +152,7 @@ class SetAt(Edit):
         return SetAt(self.coll, self.index, self.field, old)
 
     def _key(self, obj: BaseModel) -> str:
-        return self.field if self.coll == "sop" else _key_of(self.coll, obj, self.index)
+        return self.field if self.coll == "sop" else _key_of(self.coll, obj, self._position())
 
     def _where(self, obj: BaseModel) -> str:
         return "sop" if self.coll == "sop" else f"{self.coll[:-1]} '{self._key(obj)}'"
@@ -208,14 +217,14 @@ def find_index(sop: SOP, coll: str, key: Any) -> int:
     attr = COLLECTIONS[coll][1]
     if attr is None:
         check_index(key, len(items), coll)
-        return key
+        return int(key)
     for index, item in enumerate(items):
         if getattr(item, attr) == key:
             return index
     raise EditError(f"no {coll[:-1]} with {attr} {key!r}")
 
 
-def as_model(value: Any, cls: type[BaseModel], what: str) -> BaseModel:
+def as_model(value: Any, cls: type[M], what: str) -> M:
     """Accept a model instance or plain data for it; bad data is an EditError."""
     if isinstance(value, cls):
         return value

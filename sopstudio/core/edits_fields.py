@@ -60,7 +60,11 @@ def rename_plan(sop: SOP, coll: str, old: str, new: str) -> list[Edit]:
 
 
 def _keys(sop: SOP, coll: str) -> list[str]:
-    return [getattr(item, COLLECTIONS[coll][1]) for item in getattr(sop, coll)]
+    attr = COLLECTIONS[coll][1]
+    items = getattr(sop, coll)
+    if attr is None:  # knowledge entries are named by position
+        return [str(index) for index in range(len(items))]
+    return [getattr(item, attr) for item in items]
 
 
 class SetField(Planned):
@@ -155,7 +159,7 @@ class ReplaceSOP(Edit):
 
     The SOP object itself stays the same (listeners holding it see the new content)."""
 
-    def __init__(self, sop: SOP | dict, description: str = "Replace SOP") -> None:
+    def __init__(self, sop: SOP | dict[str, Any], description: str = "Replace SOP") -> None:
         super().__init__()
         self.sop = as_model(sop, SOP, "replacement SOP")
         self.description = description

@@ -19,8 +19,8 @@ from .model import FORMAT_NAME, FORMAT_VERSION, SOP, SOPFile
 MIGRATIONS: dict[int, Any] = {}
 
 
-def _where(loc: tuple) -> str:
-    parts = []
+def _where(loc: tuple[Any, ...]) -> str:
+    parts: list[str] = []
     for item in loc:
         parts.append(f"[{item}]" if isinstance(item, int) else ("." if parts else "") + str(item))
     return "".join(parts) or "(document)"
@@ -36,7 +36,7 @@ def _describe(error: ValidationError, data: Any) -> str:
     return f"{text}: {first['msg']}"
 
 
-def _id_at(data: Any, loc: tuple) -> str | None:
+def _id_at(data: Any, loc: tuple[Any, ...]) -> str | None:
     """The `id`/`name` of the innermost list item on the error path, to name it for the user."""
     found, node = None, data
     for item in loc:
@@ -49,7 +49,7 @@ def _id_at(data: Any, loc: tuple) -> str | None:
     return found
 
 
-def migrate(data: dict, source: str = "<memory>") -> dict:
+def migrate(data: dict[str, Any], source: str = "<memory>") -> dict[str, Any]:
     if not isinstance(data, dict):
         raise LoadError(f"{source}: expected a JSON object at the top level")
     fmt = data.get("format")
@@ -116,7 +116,7 @@ def read_error_reason(error: OSError | UnicodeDecodeError) -> str:
     return (error.strerror or str(error)).lower()
 
 
-def load_sop(path: str | os.PathLike, strict: bool = True) -> SOP:
+def load_sop(path: str | os.PathLike[str], strict: bool = True) -> SOP:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -125,7 +125,7 @@ def load_sop(path: str | os.PathLike, strict: bool = True) -> SOP:
     return loads(text, str(path), strict)
 
 
-def to_data(sop: SOP) -> dict:
+def to_data(sop: SOP) -> dict[str, Any]:
     """The document as plain JSON data; defaults are left out so files stay small and stable."""
     return {"format": FORMAT_NAME, "version": FORMAT_VERSION,
             "sop": sop.model_dump(mode="json", exclude_defaults=True)}
@@ -146,6 +146,6 @@ def canonical_json(sop: SOP) -> str:
     return json.dumps(to_data(sop), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def save_sop(sop: SOP, path: str | os.PathLike) -> None:
+def save_sop(sop: SOP, path: str | os.PathLike[str]) -> None:
     """Write atomically: a crash mid-save leaves the old file intact."""
     write_atomic(path, dumps(sop))

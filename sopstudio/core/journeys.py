@@ -19,7 +19,7 @@ Edges out of end nodes and edges from nodes the start cannot reach are on no jou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from .model import SOP
 
@@ -31,11 +31,11 @@ class Journey:
     nodes: tuple[str, ...]
     edges: tuple[str, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"nodes": list(self.nodes), "edges": list(self.edges)}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Journey":
+    def from_dict(cls, data: dict[str, Any]) -> "Journey":
         return cls(tuple(data["nodes"]), tuple(data["edges"]))
 
 
@@ -133,9 +133,9 @@ class JourneyGraph:
 
     def journey_edges(self) -> list[str]:
         """Ids of edges that lie on at least one journey (what a cover must cover)."""
-        return [self.edge_ids[k] for k in self._useful()]
+        return [self.edge_ids[k] for k in self.useful_edges()]
 
-    def _useful(self) -> list[int]:
+    def useful_edges(self) -> list[int]:
         useful = []
         for k, (s, d) in enumerate(zip(self.edge_src, self.edge_dst)):
             if s < 0 or d < 0 or self.is_end[s] or not self.to_dag[s]:
@@ -146,7 +146,7 @@ class JourneyGraph:
 
     def uncoverable_edges(self) -> list[str]:
         """Edges on no journey (unreachable, leading nowhere, or leaving an end node)."""
-        useful = set(self._useful())
+        useful = set(self.useful_edges())
         return [e for k, e in enumerate(self.edge_ids) if k not in useful]
 
     def iter_journeys(self, limit: int | None = None) -> Iterator[Journey]:
@@ -166,7 +166,8 @@ class JourneyGraph:
             length += 1
 
     def _of_length(self, length: int) -> Iterator[Journey]:
-        nodes, edges = [self.start], []
+        nodes: list[int] = [self.start]
+        edges: list[int] = []
         stack = [self._choices(self.start, False, length)]
         while stack:
             step = next(stack[-1], None)
@@ -181,7 +182,7 @@ class JourneyGraph:
             nodes.append(self.edge_dst[k])
             remaining = length - len(edges)
             if remaining == 0:
-                yield self._journey(nodes, edges)
+                yield self.journey(nodes, edges)
                 edges.pop()
                 nodes.pop()
                 continue
@@ -197,7 +198,7 @@ class JourneyGraph:
             elif ((self.dmask[t] if used else self.wmask[t]) >> bit) & 1:
                 yield k, used
 
-    def _journey(self, nodes: list[int], edges: list[int]) -> Journey:
+    def journey(self, nodes: list[int], edges: list[int]) -> Journey:
         return Journey(tuple(self.ids[n] for n in nodes), tuple(self.edge_ids[k] for k in edges))
 
     def nth(self, index: int) -> Journey:
@@ -214,8 +215,3 @@ def count_journeys(sop: SOP) -> int:
 
 def iter_journeys(sop: SOP, limit: int | None = None) -> Iterator[Journey]:
     return JourneyGraph(sop).iter_journeys(limit)
-
-
-def edge_cover(sop: SOP) -> list[Journey]:
-    from .journeys_cover import cover
-    return cover(JourneyGraph(sop))

@@ -9,12 +9,13 @@ round covers at least one new edge and the loop ends after at most E rounds.
 from __future__ import annotations
 
 from .journeys import Journey, JourneyGraph
+from .model import SOP
 
 NONE = -1  # "no completion" marker in the DP tables (weights are >= 0 otherwise)
 
 
 def cover(graph: JourneyGraph) -> list[Journey]:
-    uncovered = set(graph._useful())
+    uncovered = set(graph.useful_edges())
     result: list[Journey] = []
     while uncovered:
         edges = _best_journey(graph, uncovered)
@@ -22,7 +23,7 @@ def cover(graph: JourneyGraph) -> list[Journey]:
             break  # cannot happen for a consistent graph; never loop forever
         uncovered.difference_update(edges)
         nodes = [graph.start] + [graph.edge_dst[k] for k in edges]
-        result.append(graph._journey(nodes, edges))
+        result.append(graph.journey(nodes, edges))
     return result
 
 
@@ -93,3 +94,8 @@ def _follow(graph: JourneyGraph, node: int, choice: list[int]) -> list[int]:
         edges.append(k)
         node = graph.edge_dst[k]
     return edges
+
+
+def edge_cover(sop: SOP) -> list[Journey]:
+    """The covering set of `sop`'s journeys (builds the journey graph once)."""
+    return cover(JourneyGraph(sop))

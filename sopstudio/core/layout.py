@@ -8,8 +8,15 @@ leaves room for them between ranks.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import SopStudioError
-from .model import SOP, Node
+from .model import SOP, Edge, Node
+
+Point = tuple[float, float]
+Sizes = dict[str, tuple[float, float]]
+# An edge route: cubic Bézier points, the arrow tip, where the label goes.
+Route = tuple[list[Point], Point | None, Point | None]
 
 # Graphviz works in points (1/72 inch); scene units map 1:1 to points.
 POINTS_PER_INCH = 72.0
@@ -31,7 +38,7 @@ def is_decision(node: Node, sop: SOP) -> bool:
     return sum(1 for e in sop.out_edges(node.id) if e.when) >= 2
 
 
-def edge_text(edge) -> str:
+def edge_text(edge: Edge) -> str:
     """The text drawn along an edge: its label, else its condition, shortened."""
     text = edge.label or (edge.when or "")
     return text if len(text) <= LABEL_LIMIT else text[:LABEL_LIMIT - 1] + "…"
@@ -46,7 +53,7 @@ def default_size(node: Node, sop: SOP) -> tuple[float, float]:
     return width, height + (14.0 if node.tools else 0.0)
 
 
-def _graph(sop: SOP, sizes: dict, rankdir: str):
+def _graph(sop: SOP, sizes: Sizes, rankdir: str) -> Any:
     import pygraphviz  # imported lazily: a slow import that only layout needs
 
     graph = pygraphviz.AGraph(directed=True, strict=False)
@@ -76,7 +83,8 @@ def layout(sop: SOP, sizes: dict[str, tuple[float, float]] | None = None,
     return layout_with_routes(sop, sizes, rankdir)[0]
 
 
-def layout_with_routes(sop: SOP, sizes: dict | None = None, rankdir: str = "TB"):
+def layout_with_routes(sop: SOP, sizes: Sizes | None = None,
+                       rankdir: str = "TB") -> tuple[dict[str, Point], dict[str, Route]]:
     """Positions and dot's edge routes: `{edge_id: (points, tip, label_point)}` where `points`
     are cubic Bézier points (1 + 3k of them) and `tip` (or None) is where the arrow ends."""
     if not sop.nodes:
@@ -90,8 +98,10 @@ def layout_with_routes(sop: SOP, sizes: dict | None = None, rankdir: str = "TB")
     # Shift so the top-left node centre is the origin (stable documents, small numbers).
     dx = -min(x for x, _ in positions.values())
     dy = -min(y for _, y in positions.values())
-    shift = lambda p: (round(p[0] + dx, 1), round(p[1] + dy, 1))  # noqa: E731
-    routes = {}
+    def shift(p: Point) -> Point:
+        return round(p[0] + dx, 1), round(p[1] + dy, 1)
+
+    routes: dict[str, Route] = {}
     for edge in graph.edges():
         route = _route(edge.attr.get("pos") or "", edge.attr.get("lp") or "")
         if route is not None:
@@ -101,14 +111,15 @@ def layout_with_routes(sop: SOP, sizes: dict | None = None, rankdir: str = "TB")
     return {k: shift(p) for k, p in positions.items()}, routes
 
 
-def _point(text: str) -> tuple[float, float]:
+def _point(text: str) -> Point:
     x, y = (float(v) for v in text.split(",")[:2])
     return x, -y  # Graphviz's y axis points up; the scene's points down
 
 
-def _route(pos: str, label: str):
+def _route(pos: str, label: str) -> Route | None:
     """Parse dot's `pos` of an edge ("e,tip p0 p1 ...") into points ending at the arrow tip."""
-    tip, points = None, []
+    tip: Point | None = None
+    points: list[Point] = []
     for part in pos.split():
         if part.startswith("e,"):
             tip = _point(part[2:])

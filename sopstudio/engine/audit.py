@@ -10,9 +10,10 @@ call is then judged as the DPA guardrails would have judged it before execution:
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+import random
 from typing import Any
 
+from .agents.base import AgentContext
 from .compiled import CompiledSop, choose_success, guard_holds, run_sets
 from .guardrails import Evidence
 from .schema_check import object_errors
@@ -22,7 +23,7 @@ from .trace import Trace
 class _Oracle:
     def __init__(self, compiled: CompiledSop):
         self.compiled = compiled
-        self.node_id = compiled.sop.start
+        self.node_id = compiled.start
         self.called: set[str] = set()
 
     def pending(self, env: dict) -> list[str]:
@@ -78,8 +79,10 @@ def _judge(compiled: CompiledSop, oracle: _Oracle, event, env: dict, said: list)
         if errors:
             found.append({**where, "node": node.id, "code": "schema-violation",
                           "text": "; ".join(errors)})
-        ctx = SimpleNamespace(transcript=said, memory=[], variables=env, node=node,
-                              evaluate=lambda expr: None)
+        # Grounding reads what the user said and the known values, nothing else.
+        ctx = AgentContext(sop=compiled.sop, node=node, instructions="", tools=[tool],
+                           variables=env, memory=[], transcript=said, visit=[], reflections=[],
+                           rng=random.Random(0))
         evidence = Evidence(ctx)
         properties = tool.parameters.get("properties") or {}
         for name, value in (event.arguments or {}).items():

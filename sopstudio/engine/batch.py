@@ -10,6 +10,7 @@ scoring those failures as agent behaviour would be meaningless).
 
 from __future__ import annotations
 
+import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -21,6 +22,8 @@ from .metrics import run_metrics, summarize
 from .runner import run_scenario
 from .scenarios import Scenario
 from .trace import Trace
+
+log = logging.getLogger(__name__)
 
 
 def is_unreachable(error: BaseException) -> bool:
@@ -70,6 +73,10 @@ def run_batch(cs: CompiledSop, scenarios: list[Scenario], agent: Any = "scripted
             if is_unreachable(error):  # ...but a dead endpoint sinks every run: stop now
                 fatal.append(error)
                 cancel.set()
+            else:
+                log.warning("scenario %s: the run failed: %s: %s", index + 1,
+                            error.__class__.__name__, error)
+            log.debug("run of scenario %s failed", index + 1, exc_info=True)
             return RunResult(scenario, None, None, f"{error.__class__.__name__}: {error}")
         return RunResult(scenario, trace, run_metrics(trace, scenario))
 

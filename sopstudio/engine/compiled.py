@@ -63,6 +63,7 @@ class CompiledSop:
         if not sop.start or sop.node(sop.start) is None:
             raise EngineError(f"SOP '{sop.id}' has no valid start node")
         self.sop = sop
+        self.start: str = sop.start
         self.tools: dict[str, Tool] = {t.name: t for t in sop.tools}
         self.variables = {v.name: v for v in sop.variables}
         self.outputs = {o.name: o for t in sop.tools for o in t.outputs}

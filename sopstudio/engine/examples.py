@@ -9,6 +9,7 @@ measure the engine at 50 / 500 / 5,000 nodes.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..core.model import SOP
 
@@ -80,7 +81,9 @@ def listing_blocked() -> SOP:
 def synthetic(n_nodes: int, seed: int = 0) -> SOP:
     """A random SOP of ~n_nodes: each task asks or calls one tool and branches 2-3 ways."""
     rng = random.Random(seed)
-    nodes, edges, tools = [{"id": "n0", "ask": ["customer_id"]}], [], []
+    nodes: list[dict[str, Any]] = [{"id": "n0", "ask": ["customer_id"]}]
+    edges: list[dict[str, Any]] = []
+    tools: list[dict[str, Any]] = []
     frontier, count = ["n0"], 1
     while frontier:
         source = frontier.pop(0)

@@ -25,7 +25,7 @@ type without runs has ``runs`` 0, ``unrealized`` 0 and every other metric None.
 
 from __future__ import annotations
 
-from .scenarios import TYPES
+from .scenarios import SCENARIO_TYPES
 from .trace import Trace
 
 INCOMPLETE = frozenset(("turn-limit", "stopped"))
@@ -85,8 +85,8 @@ def aggregate(rows: list[dict]) -> dict:
 
 
 def summarize(rows: list[dict]) -> dict:
-    """{"overall": M, "by_type": {type: M}}: the three TYPES always, then other types seen."""
-    by_type: dict = {t: [] for t in TYPES}
+    """{"overall": M, "by_type": {type: M}}: the three SCENARIO_TYPES always, then other types seen."""
+    by_type: dict = {t: [] for t in SCENARIO_TYPES}
     for row in rows:
         by_type.setdefault(row["type"], []).append(row)
     return {"overall": aggregate(rows), "by_type": {t: aggregate(r) for t, r in by_type.items()}}

@@ -37,7 +37,7 @@ from .agents.base import ACTION_KINDS, Action, AgentContext, AgentError, Check
 from .compiled import CompiledSop
 from .knowledge import NO_ANSWER, find_answer
 from .orchestrator_actions import NodeActions
-from .orchestrator_replay import RecordedInputs
+from .recording import RecordedInputs
 from .tools import MockTools
 from .trace import Event, Trace
 from .users import UserTurn
@@ -80,7 +80,7 @@ class Orchestrator(NodeActions):
         self.visits: dict[str, int] = {}
         self.branches: list[list] = []  # branching "all": stacks of edges still to follow
         self.pending: deque[Event] = deque()
-        self.node_id = self.sop.start
+        self.node_id = compiled.start
         self.visit: list[Event] = []
         self.calls: dict[str, int] = {}   # tool -> calls in this node visit
         self.trace_calls = 0               # tool calls in the whole run
@@ -88,6 +88,10 @@ class Orchestrator(NodeActions):
         self.reflections: list[str] = []
         self.rejections = 0
         self.started = self.done = False
+        # action kind -> handler (agents/base.ACTION_KINDS); explicit so every caller is visible
+        self.handlers: dict[str, Callable[[Action], None]] = {
+            "say": self._do_say, "ask": self._do_ask, "call": self._do_call,
+            "finish": self._do_finish, "halt": self._do_halt}
 
     # -- public -----------------------------------------------------------------------------
     def step(self) -> Event | None:
@@ -138,7 +142,7 @@ class Orchestrator(NodeActions):
         if turn is not None:
             self._user_event(turn, operator)
         if not self.done:
-            self._enter(self.sop.start, None, None)
+            self._enter(self.compiled.start, None, None)
 
     def _act(self) -> None:
         ctx = self.context()
@@ -154,7 +158,7 @@ class Orchestrator(NodeActions):
         self.rejections = 0
         self.reflections.clear()
         first = len(self.trace.events)
-        getattr(self, "_do_" + action.kind)(action)
+        self.handlers[action.kind](action)
         if len(self.trace.events) > first:  # the action is kept on its first event, for replay
             self.trace.events[first].action = action.to_dict()
 

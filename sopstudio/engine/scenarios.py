@@ -31,8 +31,7 @@ from .compiled import CompiledSop
 from .values import journey_values
 from .walk import expected_run
 
-TYPES = ("correct", "missing-parameter", "failing-function")
-SCENARIO_TYPES = TYPES
+SCENARIO_TYPES = ("correct", "missing-parameter", "failing-function")
 
 
 @dataclass
@@ -63,7 +62,7 @@ def _copy_responses(responses: dict) -> dict:
 
 
 def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
-                  types: tuple = TYPES) -> list[Scenario]:
+                  types: tuple = SCENARIO_TYPES) -> list[Scenario]:
     values = journey_values(cs, journey)
     base = Scenario(f"j{number}-correct", "correct", journey.to_dict(),
                     {"seed": dict(values.seed)}, _copy_responses(values.responses), {})
@@ -167,7 +166,7 @@ def _uncaught_error(cs: CompiledSop, base: Scenario, tool: str) -> str:
 
 
 def generate(cs: CompiledSop, journeys: list[Journey] | None = None,
-             types: tuple = TYPES) -> list[Scenario]:
+             types: tuple = SCENARIO_TYPES) -> list[Scenario]:
     """Scenarios of the given types for each journey (default: the edge-covering set)."""
     if journeys is None:
         from ..core.journeys_cover import cover
@@ -202,9 +201,11 @@ def sample_journeys(graph: JourneyGraph, count: int, seed: int = 0) -> list[Jour
 
 
 def _sample_one(graph: JourneyGraph, rng: random.Random) -> Journey:
-    node, used, nodes, edges = graph.start, False, [graph.start], []
+    node, used, nodes = graph.start, False, [graph.start]
+    edges: list[int] = []
     while True:
-        weights = [] if not graph.is_end[node] else [(None, 1)]
+        # (edge, weight); edge None: stop here (the node is an end)
+        weights: list[tuple[int | None, int]] = [] if not graph.is_end[node] else [(None, 1)]
         for k in graph.out[node]:
             back = k in graph.back
             if back and used:
@@ -214,13 +215,13 @@ def _sample_one(graph: JourneyGraph, rng: random.Random) -> Journey:
             if weight:
                 weights.append((k, weight))
         pick = rng.randrange(sum(w for _, w in weights))
-        for k, weight in weights:
+        for choice, weight in weights:
             if pick < weight:
                 break
             pick -= weight
-        if k is None:
-            return graph._journey(nodes, edges)
-        used = used or k in graph.back
-        edges.append(k)
-        node = graph.edge_dst[k]
+        if choice is None:
+            return graph.journey(nodes, edges)
+        used = used or choice in graph.back
+        edges.append(choice)
+        node = graph.edge_dst[choice]
         nodes.append(node)

@@ -1,14 +1,26 @@
-"""One document edit as one QUndoCommand (DESIGN §1): redo applies it, undo applies its inverse.
+"""One undo entry as one QUndoCommand (DESIGN §1): a thin Qt face over core's `UndoEntry`.
+
+Decision: the undo rules live once, in core (`core.document.UndoEntry`): how an entry undoes and
+redoes, and when a later edit merges into it (one gesture = one entry: consecutive edits of one
+field merge, a drag is one entry recorded on release, anything else that happens to the document
+ends the merging). `History` (core) and this command are two stacks of the same entries; the
+command's undo, redo and `mergeWith` only call the entry, so the property tests that drive both
+with one random edit sequence (tests/test_undo_paths.py) test the path users run. The GUI keeps
+QUndoStack because its actions, clean state and signals are what the Edit menu and the window
+title are built on; replacing it with an adapter around History would re-implement those.
 
 `EditSession.push` applies the edit *before* pushing, so an illegal edit raises EditError to the
-caller and never reaches the stack. Consecutive edits with an equal `merge_key` (typing in one
-field) merge into one entry that undoes back to the value before the first keystroke.
+caller and never reaches the stack.
 """
 
 from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
+from ..core.document import UndoEntry
+
+# Every EditCommand has this id, so QUndoStack offers each new command to the one on top and
+# UndoEntry.absorb alone decides whether they merge.
 MERGE_ID = 1
 # How a field is named to people (the Edit menu, tooltips); others are named as in the model.
 FIELD_WORDS = {"when": "condition", "set": "assignments", "ask": "questions",
@@ -32,29 +44,24 @@ def describe(edit) -> str:
 
 
 class EditCommand(QUndoCommand):
+    """`edit` has already been applied to `document` (giving `inverse`) when this is built."""
+
     def __init__(self, document, edit, inverse):
         super().__init__(describe(edit))
-        self._document = document
-        self._edit = edit
-        self._inverse = inverse
+        self.entry = UndoEntry(document, edit, inverse)
         self._skip_first_redo = True  # the edit is already applied when the command is pushed
-        self.merge_key = getattr(edit, "merge_key", None)
 
     def redo(self):
         if self._skip_first_redo:
             self._skip_first_redo = False
             return
-        self._inverse = self._document.apply(self._edit)
+        self.entry.redo()
 
     def undo(self):
-        self._edit = self._document.apply(self._inverse)
+        self.entry.undo()
 
     def id(self):
-        return MERGE_ID if self.merge_key is not None else -1
+        return MERGE_ID
 
     def mergeWith(self, other):
-        if not isinstance(other, EditCommand) or other.merge_key != self.merge_key:
-            return False
-        # Keep our inverse (the state before the first edit); redo the latest value.
-        self._edit = other._edit
-        return True
+        return isinstance(other, EditCommand) and self.entry.absorb(other.entry)

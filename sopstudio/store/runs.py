@@ -16,8 +16,9 @@ from typing import Any
 from ..core.model import SOP
 from . import events as ev
 from .blobs import ensure_sop_row, pack, put_blob
-from .db import StoreError, now_iso, to_iso
+from .db import StoreError, Transactions, now_iso, to_iso
 from .redact import strip_secrets
+from .schema import index_steps
 
 _RUN_COLUMNS = ("id, sop_id, version, scenario_id, agent, model, settings, status, outcome, "
                 "metrics, started, finished, created")
@@ -57,11 +58,12 @@ class RunRecord:
         return data
 
 
-def _run(row: tuple, count: int = 0, state: str | None = None) -> RunRecord:
-    values = list(row)
-    values[6], values[9] = json.loads(values[6]), json.loads(values[9])
-    return RunRecord(*values, state=json.loads(state) if state is not None else None,
-                     event_count=count)
+def _run(row: tuple[Any, ...], count: int = 0, state: str | None = None) -> RunRecord:
+    (run_id, sop_id, version, scenario_id, agent, model, settings, status, outcome, metrics,
+     started, finished, created) = row
+    return RunRecord(run_id, sop_id, version, scenario_id, agent, model, json.loads(settings),
+                     status, outcome, json.loads(metrics), started, finished, created,
+                     state=json.loads(state) if state is not None else None, event_count=count)
 
 
 def _dump_optional(value: Any, secrets: set[str]) -> str | None:
@@ -71,7 +73,7 @@ def _dump_optional(value: Any, secrets: set[str]) -> str | None:
 
 def _ensure_refs(conn, sop: SOP | None, content, sop_id: str | None, now: str) -> None:
     """The SOP row (and the exact document, when given) that the run refers to."""
-    if content is not None:
+    if sop is not None and content is not None:
         ensure_sop_row(conn, sop.id, sop.title, now)
         put_blob(conn, sop.id, content)
     elif sop_id:
@@ -90,6 +92,9 @@ def _check_refs(conn, version: str | None, scenario_id: str | None) -> None:
 
 class RunsMixin:
     """Methods of `Store` about scenarios and runs; expects `self.tx` and `self.secrets`."""
+
+    tx: Transactions
+    secrets: set[str]
 
     def save_scenario(self, data: dict, sop_id: str | None = None, name: str | None = None,
                       kind: str | None = None, scenario_id: str | None = None) -> str:
@@ -182,6 +187,7 @@ class RunsMixin:
             rows = [ev.encode(run_id, start + i, e, self.secrets) for i, e in enumerate(events)]
             conn.executemany("INSERT INTO steps (run_id, seq, type, node, tool, arguments, "
                              "result, text, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            index_steps(conn, run_id, start)
         return start + len(rows)
 
     def load_run(self, run_id: int) -> RunRecord:
@@ -201,7 +207,8 @@ class RunsMixin:
                   scenario_id: str | None = None, limit: int | None = None) -> list[RunRecord]:
         """Runs newest first, without their events (`event_count` says how many there are)
         or state (`state` is None; `load_run` reads it). `version` may be a hash prefix."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         for column, value in (("sop_id", sop_id), ("agent", agent), ("status", status),
                               ("scenario_id", scenario_id)):
             if value is not None:

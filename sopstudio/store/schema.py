@@ -2,12 +2,16 @@
 
 `MIGRATIONS[k]` turns a database at schema version k into version k + 1 (version 0 is an empty
 file). Never edit a released step: append a new one. `migrate(conn, target)` stops at any version,
-which lets tests build a database exactly as an older SOP Studio left it.
+which lets tests build a database exactly as an older SOP Studio left it. Steps 1-3 are SQL
+scripts; from step 4 on, tables, indexes and full-text indexes are made with sqlite-utils (inside
+the migration's transaction: sqlite-utils runs scripts statement by statement when one is open).
 """
 
 from __future__ import annotations
 
 import sqlite3
+
+import sqlite_utils
 
 from .db import StoreError
 
@@ -123,6 +127,65 @@ UPDATE steps SET extra = NULL WHERE extra = '{}';
 """
 
 
+# v4: full-text search (FTS5) over run traces and version messages (store/search.py reads it).
+# `step_search` holds one searchable text per `steps` row (STEP_BODY: event type, tool, text,
+# arguments, result, and from `extra` the error/guardrail code, question, outcome and given
+# values) and `step_search_fts` indexes it. New events are indexed explicitly, in one statement
+# per batch, by `index_steps` (Store.add_events): an FTS5 insert made by a per-row trigger is
+# ~6x slower, as FTS5 flushes its pending terms at every trigger statement. Updates and deletes
+# (a deleted run's steps go by cascade) are rare and follow through triggers. `versions_fts`
+# indexes version messages through sqlite-utils' triggers. Existing runs are indexed here.
+SEARCH_TOKENIZER = "unicode61 remove_diacritics 2"
+STEP_BODY = """coalesce({row}.type, '') || coalesce(' ' || {row}.tool, '') ||
+    coalesce(' ' || nullif({row}.text, ''), '') ||
+    coalesce(' ' || nullif({row}.arguments, 'null'), '') ||
+    coalesce(' ' || nullif({row}.result, 'null'), '') || CASE WHEN json_valid({row}.extra) THEN
+        coalesce(' ' || json_extract({row}.extra, '$.code'), '') ||
+        coalesce(' ' || json_extract({row}.extra, '$.question'), '') ||
+        coalesce(' ' || json_extract({row}.extra, '$.outcome'), '') ||
+        coalesce(' ' || json_extract({row}.extra, '$.values'), '') ELSE '' END"""
+_STEP_TRIGGERS = f"""
+CREATE TRIGGER steps_search_ad AFTER DELETE ON steps BEGIN
+    DELETE FROM step_search WHERE run_id = old.run_id AND seq = old.seq;
+END;
+CREATE TRIGGER steps_search_au AFTER UPDATE ON steps BEGIN
+    UPDATE step_search SET run_id = new.run_id, seq = new.seq,
+        body = {STEP_BODY.format(row="new")}
+        WHERE run_id = old.run_id AND seq = old.seq;
+END;
+"""
+
+
+def index_steps(conn: sqlite3.Connection, run_id: int, first_seq: int) -> None:
+    """Add the events of `run_id` from `first_seq` on (just inserted) to the search index."""
+    conn.execute("INSERT INTO step_search (run_id, seq, body) SELECT run_id, seq, "
+                 f"{STEP_BODY.format(row='steps')} FROM steps WHERE run_id = ? AND seq >= ? "
+                 "ORDER BY seq", (run_id, first_seq))
+    conn.execute("INSERT INTO step_search_fts (rowid, body) SELECT id, body FROM step_search "
+                 "WHERE run_id = ? AND seq >= ?", (run_id, first_seq))
+
+
+def _v4(conn: sqlite3.Connection) -> None:
+    db = sqlite_utils.Database(conn)
+    table = db.table("step_search")
+    table.create({"id": int, "run_id": int, "seq": int, "body": str}, pk="id",
+                 not_null={"run_id", "seq", "body"})
+    table.create_index(["run_id", "seq"], unique=True)
+    conn.execute("INSERT INTO step_search (run_id, seq, body) SELECT run_id, seq, "
+                 f"{STEP_BODY.format(row='steps')} FROM steps ORDER BY run_id, seq")
+    for trigger in _triggers(_STEP_TRIGGERS):
+        conn.execute(trigger)
+    table.enable_fts(["body"], create_triggers=True, tokenize=SEARCH_TOKENIZER)
+    conn.execute("DROP TRIGGER step_search_ai")  # inserts are indexed by index_steps
+    db.table("versions").enable_fts(["message"], create_triggers=True,
+                                    tokenize=SEARCH_TOKENIZER)
+
+
+def _triggers(sql: str) -> list[str]:
+    # A trigger body holds `;`, so split on the END that closes each one.
+    return [part.strip() + "\nEND" for part in sql.split("END;") if part.strip()]
+
+
 def _script(sql: str):
     def step(conn: sqlite3.Connection) -> None:
         # executescript() would COMMIT first; run statement by statement inside our transaction.
@@ -136,7 +199,7 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-MIGRATIONS = [_script(_V1), _script(_V2), _script(_V3)]
+MIGRATIONS = [_script(_V1), _script(_V2), _script(_V3), _v4]
 LATEST = len(MIGRATIONS)
 
 

@@ -12,6 +12,7 @@ from .db import StoreError, Transactions, connect, prepare_path
 from .redact import environment_secrets
 from .runs import RunsMixin
 from .schema import migrate
+from .search import DEFAULT_LIMIT, search_runs
 from .tools import ToolsMixin
 from .versions import VersionsMixin
 
@@ -52,6 +53,18 @@ class Store(VersionsMixin, ToolsMixin, RunsMixin):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def search_runs(self, text: str, sop_id: str | None = None,
+                    limit: int = DEFAULT_LIMIT) -> list[dict]:
+        """Runs whose trace (event text, tool names, arguments, results, error codes) or whose
+        version's message matches `text` (every word, in any order; the last word may be a
+        prefix), newest first, at most `limit`, only of `sop_id` if given. Each hit has `run_id,
+        sop_id, version, agent, scenario` (its type), `outcome, created` and `snippet` (a short
+        excerpt with the matched words between « and »), plus `status, model, scenario_id,
+        scenario_name, match` ("trace" or "version") and `event` (index of the first matching
+        event, None for a version match). Any text is safe: it is never read as FTS syntax."""
+        with self.tx.read():
+            return search_runs(self.db, text, sop_id, limit)
 
     def integrity_check(self) -> str:
         with self.tx.lock:

@@ -18,7 +18,7 @@ from ..core.model import SOP, Tool
 from ..formats.base import FormatError
 from ..formats.toolspecs import parse_tool_specs
 from .blobs import get_blob
-from .db import StoreError, now_iso
+from .db import StoreError, Transactions, now_iso
 from .diff import FieldChange, diff_values
 
 
@@ -77,6 +77,8 @@ def bind_tool(sop: SOP, tool: Tool, node_id: str | None = None) -> SOP:
 
 class ToolsMixin:
     """Methods of `Store` about the tool library; expects `self.tx`."""
+
+    tx: Transactions
 
     def add_tool(self, tool: Tool, source: str | None = None, replace: bool = False) -> Tool:
         now = now_iso()

@@ -19,6 +19,7 @@ from ..core.model import SOP
 from ..engine.batch import BatchResult, RunResult
 from ..engine.compiled import CompiledSop
 from ..engine.metrics import run_metrics
+from ..engine.orchestrator import TURN_EVENTS
 from ..engine.orchestrator_replay import replay
 from ..engine.scenarios import Scenario
 from ..engine.trace import Trace
@@ -28,7 +29,6 @@ from .redact import strip_secrets
 
 STATE_FIELDS = ("end_node", "path", "edges", "tool_trace", "memory", "variables", "ends",
                 "turns", "meta")
-TURN_TYPES = frozenset(("say", "ask", "user"))
 
 
 def run_status(trace: Trace) -> str:
@@ -152,7 +152,7 @@ def _state_from_events(events: list[dict], settings: dict) -> dict:
             "edges": [e["edge"] for e in moves if e.get("edge")],
             "tool_trace": [{"tool": e.get("tool"), "arguments": e.get("arguments") or {}}
                            for e in events if e.get("type") == "tool_call"],
-            "turns": sum(1 for e in events if e.get("type") in TURN_TYPES),
+            "turns": sum(1 for e in events if e.get("type") in TURN_EVENTS),
             "end_node": ends[-1].get("node") if ends and ends[-1].get("outcome") not in
             ("blocked", "stopped", "turn-limit", "technical-issue") else None,
             "meta": dict((settings or {}).get("meta") or {})}

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..core.model import SOP
 from .blobs import SHORT, ensure_sop_row, get_blob, pack, put_blob
-from .db import StoreError, now_iso
+from .db import StoreError, Transactions, now_iso
 
 _BACK = re.compile(r"^@(\d+)$")
 _HEX = re.compile(r"^[0-9a-f]{4,64}$")
@@ -47,6 +47,8 @@ def default_author() -> str:
 
 class VersionsMixin:
     """Methods of `Store` about versions; expects `self.tx` (db.Transactions)."""
+
+    tx: Transactions
 
     def record(self, sop: SOP, message: str = "", author: str | None = None,
                tag: str | None = None) -> Version:

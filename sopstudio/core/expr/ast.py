@@ -24,7 +24,7 @@ reason about conditions (validation, condition-driven value generation, DESIGN Â
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Iterator, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,7 @@ def children(node: Node) -> tuple[Node, ...]:
     return node.args
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Yield every node of the tree, parents before children (iterative: no recursion limit)."""
     stack = [node]
     while stack:

@@ -7,10 +7,13 @@ checks its argument types and raises ExprEvalError with a plain message.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from .errors import ExprEvalError
+
+log = logging.getLogger(__name__)
 
 MAX_ROUND_DIGITS = 100
 
@@ -32,7 +35,7 @@ def type_name(value: Any) -> str:
     return type(value).__name__
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: Any) -> TypeGuard[int | float]:
     """int or float but not bool (a bool is not a number here)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -41,7 +44,7 @@ def values_equal(a: Any, b: Any) -> bool:
     """``==`` semantics: never raises; ints and floats compare numerically; bool != 1."""
     ta, tb = type(a), type(b)
     if ta is tb and (ta is str or ta is int or ta is float or a is None):
-        return a == b
+        return bool(a == b)
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if is_number(a) and is_number(b):
@@ -54,7 +57,9 @@ def values_equal(a: Any, b: Any) -> bool:
         return False
     try:
         return bool(a == b)
-    except Exception:  # a foreign object's __eq__ must not break ==
+    except Exception:  # noqa: BLE001 - a foreign object's __eq__ must not break ==
+        log.debug("comparing a %s with a %s failed; taken as unequal", type(a).__name__,
+                  type(b).__name__, exc_info=True)
         return False
 
 

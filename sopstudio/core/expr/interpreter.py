@@ -8,6 +8,7 @@ exhaust memory.
 
 from __future__ import annotations
 
+import logging
 import operator
 from collections.abc import Mapping
 from typing import Any, Callable
@@ -16,6 +17,8 @@ from . import ast as A
 from .errors import ExprError, ExprEvalError
 from .functions import FUNCTIONS, contains, is_number, type_name, values_equal
 from .names import lookup_failure
+
+log = logging.getLogger(__name__)
 
 MAX_RESULT_LENGTH = 1_000_000
 MAX_INT_BITS = 10_000
@@ -46,6 +49,7 @@ class Expr:
             raise
         except Exception as exc:  # noqa: BLE001
             # Safety net: a foreign value in env misbehaved; callers only ever see ExprError.
+            log.debug("evaluating %r raised", self.text, exc_info=True)
             raise ExprEvalError(f"cannot evaluate: {exc}", None, self.text) from None
 
     def names(self) -> set[str]:
@@ -77,7 +81,7 @@ def compile_node(node: A.Node, text: str) -> Fn:
 
 def _located(fn: Fn, pos: int, text: str) -> Fn:
     """Wrap ``fn`` so errors raised without a position get ``pos``."""
-    def run(env):
+    def run(env: Mapping[str, Any]) -> Any:
         try:
             return fn(env)
         except ExprError as exc:
@@ -100,7 +104,7 @@ def _name(node: A.Name, text: str) -> Fn:
     if len(path) == 1:
         key = path[0]
 
-        def get(env):
+        def get(env: Mapping[str, Any]) -> Any:
             try:
                 return env[key]
             except KeyError:
@@ -109,7 +113,7 @@ def _name(node: A.Name, text: str) -> Fn:
     # Longest flat key first: an env holding 'response.riskLevel' itself wins.
     splits = tuple((".".join(path[:i]), path[i:]) for i in range(len(path), 0, -1))
 
-    def get_path(env):
+    def get_path(env: Mapping[str, Any]) -> Any:
         for key, rest in splits:
             if key in env:
                 return _walk(env[key], rest, env, path, pos, text)
@@ -117,7 +121,8 @@ def _name(node: A.Name, text: str) -> Fn:
     return get_path
 
 
-def _walk(value: Any, rest: tuple[str, ...], env, path, pos: int, text: str) -> Any:
+def _walk(value: Any, rest: tuple[str, ...], env: Mapping[str, Any], path: tuple[str, ...],
+          pos: int, text: str) -> Any:
     for segment in rest:
         if isinstance(value, Mapping) and segment in value:
             value = value[segment]
@@ -133,7 +138,7 @@ def _unary(node: A.Unary, text: str) -> Fn:
     if node.op == "not":
         return lambda env: not operand(env)
 
-    def negate(env):
+    def negate(env: Mapping[str, Any]) -> Any:
         value = operand(env)
         if not is_number(value):
             raise ExprEvalError(f"cannot negate {type_name(value)}")
@@ -155,12 +160,18 @@ def arithmetic(op: str, a: Any, b: Any) -> Any:
         if type(result) is int and result.bit_length() > MAX_INT_BITS:
             raise ExprEvalError("number too large")
         return result
-    if op == "+" and ((isinstance(a, str) and isinstance(b, str)) or
-                      (isinstance(a, list) and isinstance(b, list))):
-        if len(a) + len(b) > MAX_RESULT_LENGTH:
-            raise ExprEvalError(f"result too long (more than {MAX_RESULT_LENGTH} items)")
+    if op == "+" and isinstance(a, str) and isinstance(b, str):
+        _check_length(len(a) + len(b))
+        return a + b
+    if op == "+" and isinstance(a, list) and isinstance(b, list):
+        _check_length(len(a) + len(b))
         return a + b
     raise ExprEvalError(f"cannot apply '{op}' to {type_name(a)} and {type_name(b)}")
+
+
+def _check_length(length: int) -> None:
+    if length > MAX_RESULT_LENGTH:
+        raise ExprEvalError(f"result too long (more than {MAX_RESULT_LENGTH} items)")
 
 
 def _compare(node: A.Compare, text: str) -> Fn:
@@ -181,7 +192,7 @@ def _compare(node: A.Compare, text: str) -> Fn:
 def order(op: str, a: Any, b: Any) -> bool:
     """``< <= > >=`` between two numbers or two strings."""
     if (is_number(a) and is_number(b)) or (isinstance(a, str) and isinstance(b, str)):
-        return _ORDER[op](a, b)
+        return bool(_ORDER[op](a, b))
     raise ExprEvalError(f"cannot compare {type_name(a)} and {type_name(b)} with '{op}'")
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .errors import ExprEvalError
+
+log = logging.getLogger(__name__)
 
 MAX_CANDIDATES = 2_000
 MAX_CANDIDATE_DEPTH = 4
@@ -40,7 +43,8 @@ def lookup_failure(env: Mapping[str, Any], path: tuple[str, ...], pos: int, text
     name = ".".join(path)
     try:
         hint = suggest(name, env_names(env))
-    except Exception:  # an odd Mapping must not hide the real problem
+    except Exception:  # noqa: BLE001 - an odd Mapping must not hide the real problem
+        log.debug("no name suggestion for %r", name, exc_info=True)
         hint = None
     message = f"unknown name '{name}'" + (f" — did you mean '{hint}'?" if hint else "")
     return ExprEvalError(message, pos, text, name=name)

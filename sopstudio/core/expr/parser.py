@@ -206,7 +206,7 @@ class _Parser:
         if token.value == "not":
             self.advance()  # the 'in' of 'not in', checked by infix_bp
             return "not in"
-        return token.value
+        return str(token.value)
 
 
 def _flatten(op: str, node: A.Node) -> tuple[A.Node, ...]:

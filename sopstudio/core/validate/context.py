@@ -27,7 +27,7 @@ class Context:
     graph: nx.MultiDiGraph = field(default_factory=nx.MultiDiGraph)
     issues: list[Issue] = field(default_factory=list)
     # Parsed expressions by site key (see expressions.py); None marks one that did not parse.
-    parsed: dict[tuple, Any] = field(default_factory=dict)
+    parsed: dict[tuple[str, ...], Any] = field(default_factory=dict)
 
     def add(self, code: str, message: str, **where: str | None) -> None:
         self.issues.append(make_issue(code, message, **where))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..expr import ExprError, is_else
-from ..model import Edge, Node
+from ..model import Edge, Node, ToolOutput, Variable
 from .context import Context
 from .expressions import edge_key
 
@@ -52,8 +52,8 @@ def _check_shadowed(ctx: Context, node: Node) -> None:
 def _check_node(ctx: Context, node: Node) -> None:
     edges = ctx.success_edges(node.id)
     conditional = [e for e in edges if e.when is not None and not is_else(e.when)]
-    parsed = [ctx.parsed.get(edge_key(e)) for e in conditional]
-    if not conditional or any(p is None for p in parsed):
+    parsed = [p for p in (ctx.parsed.get(edge_key(e)) for e in conditional) if p is not None]
+    if not conditional or len(parsed) < len(conditional):
         return
     names = set().union(*(p.names() for p in parsed))
     if len(names) != 1:
@@ -73,7 +73,7 @@ def _check_node(ctx: Context, node: Node) -> None:
 def _finite_values(ctx: Context, node: Node, name: str) -> list[Any] | None:
     """The values `name` can take here; the node's own tools' outputs are the best evidence."""
     own = [o for t in ctx.node_tools(node) for o in t.outputs if o.name == name]
-    declared = [*own, *ctx.outputs.get(name, [])]
+    declared: list[ToolOutput | Variable] = [*own, *ctx.outputs.get(name, [])]
     if name in ctx.variables:
         declared.append(ctx.variables[name])
     for item in declared:
@@ -111,8 +111,8 @@ def _report_overlaps(ctx: Context, node: Node, name: str,
     for value, edges in accepted.items():
         for later in edges[1:]:
             pairs.setdefault((edges[0].id, later.id), []).append(value)
-    for (first, later), values in pairs.items():
-        ctx.add("overlapping-conditions", f"node {node.id}: edges {first} and {later} both hold "
-                f"when {name} is {', '.join(values)}; {later} is never taken for "
-                f"{'it' if len(values) == 1 else 'them'}", node=node.id, edge=later,
+    for (first_id, later_id), values in pairs.items():
+        ctx.add("overlapping-conditions", f"node {node.id}: edges {first_id} and {later_id} both "
+                f"hold when {name} is {', '.join(values)}; {later_id} is never taken for "
+                f"{'it' if len(values) == 1 else 'them'}", node=node.id, edge=later_id,
                 variable=name)

@@ -26,6 +26,8 @@ Semantics (a forward must-analysis, DESIGN §2):
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
+from typing import Any
 
 from ..expr import suggest
 from ..model import Node
@@ -43,7 +45,7 @@ class _Names:
     def __init__(self) -> None:
         self.bits: dict[str, int] = {}
 
-    def mask(self, names) -> int:
+    def mask(self, names: Iterable[str]) -> int:
         value = 0
         for name in names:
             value |= 1 << self.bits.setdefault(name, len(self.bits))
@@ -90,6 +92,8 @@ def _gen(ctx: Context, node: Node, names: _Names) -> tuple[int, int]:
 def _solve(ctx: Context, gen: dict[str, tuple[int, int]]) -> dict[str, int]:
     """Entry masks of every node reachable from the start (worklist to a fixed point)."""
     top = -1  # all bits set: the identity of intersection
+    if ctx.start is None:
+        return {}
     entry: dict[str, int] = {ctx.start: 0}
     queue, queued = deque([ctx.start]), {ctx.start}
     while queue:
@@ -137,7 +141,7 @@ class _Reader:
                  producers: dict[str, list[str]]) -> None:
         self.ctx, self.node, self.names, self.producers = ctx, node, names, producers
 
-    def read(self, key: tuple, available: int, what: str, **where: str | None) -> None:
+    def read(self, key: tuple[Any, ...], available: int, what: str, **where: str | None) -> None:
         parsed = self.ctx.parsed.get(key)
         if parsed is None:
             return  # no expression there, or a bad one (already reported)

@@ -20,11 +20,11 @@ from .context import Context
 MAX_EXPRESSION_LENGTH = MAX_LENGTH
 
 
-def edge_key(edge: Edge) -> tuple:
+def edge_key(edge: Edge) -> tuple[Any, ...]:
     return ("when", id(edge))
 
 
-def node_key(node: Node, kind: str, tool_or_var: str, param: str | None = None) -> tuple:
+def node_key(node: Node, kind: str, tool_or_var: str, param: str | None = None) -> tuple[Any, ...]:
     return (kind, id(node), tool_or_var, param)
 
 

@@ -55,7 +55,7 @@ def _check_dangling_edges(ctx: Context) -> None:
 
 
 def _check_duplicate_edges(ctx: Context) -> None:
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple[str, str, str, str | None], str] = {}
     for edge in ctx.edges:
         when = " ".join(edge.when.split()) if edge.when else None
         key = (edge.source, edge.target, edge.on, when)

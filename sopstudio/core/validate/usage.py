@@ -8,8 +8,10 @@ it as `{name}`. Being asked does not count: asking the user for something never 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..expr import suggest
+from ..model import Node
 from .context import Context
 from .expressions import node_key
 
@@ -24,12 +26,12 @@ def check_usage(ctx: Context) -> None:
     _check_unused_variables(ctx)
 
 
-def _hint(name: str, candidates) -> str:
+def _hint(name: str, candidates: Iterable[str]) -> str:
     guess = suggest(name, sorted(candidates))
     return f" — did you mean '{guess}'?" if guess else ""
 
 
-def _check_node_tools(ctx: Context, node) -> None:
+def _check_node_tools(ctx: Context, node: Node) -> None:
     for name in node.tools:
         if name not in ctx.tools:
             ctx.add("unknown-tool", f"node {node.id} calls tool '{name}', which the SOP does not "
@@ -49,7 +51,7 @@ def _check_node_tools(ctx: Context, node) -> None:
                         node=node.id, tool=name, variable=param)
 
 
-def _check_asks(ctx: Context, node) -> None:
+def _check_asks(ctx: Context, node: Node) -> None:
     for name in node.ask:
         if name not in ctx.variables:
             ctx.add("unknown-variable", f"node {node.id} asks for '{name}', which is not a "

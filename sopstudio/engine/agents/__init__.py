@@ -14,7 +14,7 @@ from .base import Action, Agent, AgentContext, AgentError, Check  # noqa: F401
 from .scripted import ScriptedAgent
 
 AGENTS = {"scripted": None, "dpa": ("dpa", "DpaAgent"), "spa": ("spa", "SpaAgent")}
-AGENT_KINDS = tuple(AGENTS)
+AGENT_KINDS: tuple[str, ...] = tuple(AGENTS)  # the one list of agent names (CLI, GUI)
 
 
 def make_agent(name: str, compiled: CompiledSop, **options):
