@@ -14,8 +14,12 @@ run: setup
 		exit 1; fi
 	$(BIN)/sopstudio gui $(SAMPLE)
 
+# Lint, import contracts (pyproject.toml), then the suite; the first failure stops the target.
+# No caches: the checks leave nothing behind in the checkout.
 test: setup
 	@bash resources/system_deps.sh test
+	$(BIN)/ruff check --no-cache .
+	$(BIN)/lint-imports --no-cache --no-logo
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
 bench: setup

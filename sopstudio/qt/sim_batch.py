@@ -14,7 +14,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressBar,
-                               QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QPushButton, QSpinBox, QTableWidgetItem,
                                QVBoxLayout)
 
 from .sim_batch_table import (METRIC_COLUMNS, RESULT_COLUMNS, fill_summary, make_table,

@@ -97,7 +97,7 @@ def check_connection(profile: Profile, key: str | None = None) -> str:
         settings.api_key = key
     try:
         models = LLMClient(settings).models()
-    except Exception as error:  # noqa: BLE001 - reworded with the key hint, then re-raised
+    except Exception as error:  # reworded with the key hint, then re-raised
         note = missing_key_note(settings)
         if not note:
             raise

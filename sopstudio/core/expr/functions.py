@@ -54,7 +54,7 @@ def values_equal(a: Any, b: Any) -> bool:
         return False
     try:
         return bool(a == b)
-    except Exception:  # a foreign object's __eq__ must not break ==
+    except Exception:  # noqa: BLE001 - a foreign object's __eq__ must not break ==
         return False
 
 
