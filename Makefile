@@ -14,9 +14,14 @@ run: setup
 		exit 1; fi
 	$(BIN)/sopstudio gui $(SAMPLE)
 
+# Lint, import contracts (pyproject.toml), then the suite; the first failure stops the target.
+# No caches: the checks leave nothing behind in the checkout. Two pytest-xdist workers: many
+# tests wait on subprocesses, servers and worker threads, and two overlap those waits.
 test: setup
 	@bash resources/system_deps.sh test
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	$(BIN)/ruff check --no-cache .
+	$(BIN)/lint-imports --no-cache --no-logo
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2
 
 bench: setup
 	@for f in bench/*_bench.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sopstudio.core.model import SOP, Edge, Node, Tool  # noqa: E402
-from sopstudio.store import open_store  # noqa: E402
-from sopstudio.store.blobs import pack  # noqa: E402
+from sopstudio.core.model import SOP, Edge, Node, Tool
+from sopstudio.store import open_store
+from sopstudio.store.blobs import pack
 
 
 def make_sop(sop_id: str, nodes: int) -> SOP:

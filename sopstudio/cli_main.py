@@ -135,7 +135,7 @@ def run(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as error:  # noqa: BLE001 - last line of defence: one line, no traceback
+    except Exception as error:
         log.debug("internal error in %s", args.command, exc_info=True)
         print(f"sopstudio {args.command}: internal error: {error.__class__.__name__}: {error} "
               "(please report this)", file=sys.stderr)

@@ -1,4 +1,5 @@
-"""Shared fixtures of the LLM-agent tests: a small refund SOP, its scenario and a run helper."""
+"""Shared fixtures of the LLM-agent tests: a small refund SOP, its scenario, a well-behaved
+model's replies and a run helper."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from sopstudio.engine.llm_client import LLMClient, LLMSettings
 from sopstudio.engine.orchestrator import Orchestrator
 from sopstudio.engine.tools import MockTools
 from sopstudio.engine.users import ScriptedUser
+
+from fake_llm_server import reply, tool
 
 ORDER = {"type": "string", "pattern": "^ORD-[0-9]{3}$", "description": "order id"}
 
@@ -37,6 +40,13 @@ def refund_sop() -> SOP:
                Edge(id="e2", source="verify", target="reject", when="else"),
                Edge(id="e3", source="refund", target="done")])
 
+
+# A well-behaved DPA model's replies on the refund SOP, and the steps they are made of.
+ASK = tool("ask_user", {"question": "What is your order id?", "variables": ["order_id"]})
+LOOKUP = tool("lookup_order", {"order_id": "ORD-123"})
+FINISH = tool("finish_step", {})
+REFUND = tool("issue_refund", {"order_id": "ORD-123", "amount": 42.5})
+GOOD = [ASK, LOOKUP, FINISH, REFUND, reply("Your refund R-9 is on its way."), FINISH, FINISH]
 
 RESPONSES = {"lookup_order": [{"outputs": {"status": "lost", "total": 42.5}}],
              "issue_refund": [{"outputs": {"refund_id": "R-9"}}]}

@@ -81,6 +81,12 @@ def test_errors_are_one_line(capsys, sop_file, tmp_path):
     assert cli(["journeys", str(tmp_path / "missing.sop.json")]) == 2
 
 
+def test_unknown_agent_is_a_usage_error(capsys, sop_file):
+    with pytest.raises(SystemExit) as exited:
+        cli(["simulate", sop_file, "--agent", "bogus"])
+    assert exited.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
 def test_console_script_runs(sop_file):
     out = subprocess.run([sys.executable, "-m", "sopstudio.cli", "journeys", sop_file, "--count",
                           "--json"], capture_output=True, text=True)

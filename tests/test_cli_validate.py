@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,6 @@ import pytest
 from sopstudio.cli_main import run
 from sopstudio.commands.validate import format_issue
 from sopstudio.core.validate import Issue
-
-ROOT = Path(__file__).resolve().parent.parent
 
 CLEAN = {
     "id": "greet", "start": "ask",
@@ -91,7 +90,7 @@ def test_unreadable_file_exits_2_with_one_line(tmp_path, capsys, content):
 
 def test_subprocess_json(tmp_path):
     path = write(tmp_path, broken())
-    result = subprocess.run([str(ROOT / ".venv" / "bin" / "sopstudio"), "validate", path, "--json"],
+    result = subprocess.run([sys.executable, "-m", "sopstudio.cli", "validate", path, "--json"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1, result.stderr
     codes = [i["code"] for i in json.loads(result.stdout)["issues"]]

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from sopstudio.formats import EXPORT_FORMATS, export_sop, import_file
 
-DATA = Path(__file__).parent / "data" / "formats"
+from helpers import FORMATS
 
 
 @pytest.fixture(scope="module")
 def sop():
-    return import_file(DATA / "journeybench_loan.json").sop
+    return import_file(FORMATS / "journeybench_loan.json").sop
 
 
 @pytest.fixture(scope="module")
 def listing():
-    return import_file(DATA / "agent_s_listing_blocked.txt").sop
+    return import_file(FORMATS / "agent_s_listing_blocked.txt").sop
 
 
 def test_every_export_format_produces_output(sop):

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from sopstudio.core import validate as validate_mod
 from sopstudio.formats import FormatError, export_sop, import_file, import_text
 from sopstudio.formats.dot import is_decision
 
-TAU2 = Path(__file__).resolve().parents[2] / "shared" / "external" / "tau2-telecom" / \
-    "tech_support_path1_no_service.dot"
-from sopstudio.core import validate as validate_mod  # noqa: E402
-needs_tau2 = pytest.mark.skipif(not TAU2.exists(), reason="shared/external not present")
+from helpers import TAU2_DOT
 
 
 def errors(sop):
@@ -27,9 +23,8 @@ def structure(sop):
     return sorted((e.source, e.target, e.when) for e in sop.edges)
 
 
-@needs_tau2
 def test_tau2_telecom_imports_with_its_structure():
-    result = import_file(TAU2)
+    result = import_file(TAU2_DOT)
     sop = result.sop
     assert result.format == "dot"
     assert (len(sop.nodes), len(sop.edges), len(decisions(sop))) == (33, 42, 11)
@@ -50,18 +45,16 @@ def test_tau2_telecom_imports_with_its_structure():
     assert any("confirm" in note for note in result.notes)
 
 
-@needs_tau2
 def test_tau2_exports_back_to_dot_with_the_same_structure():
-    sop = import_file(TAU2).sop
+    sop = import_file(TAU2_DOT).sop
     again = import_text(export_sop(sop, "dot"), "dot").sop
     assert (len(again.nodes), len(again.edges), len(decisions(again))) == (33, 42, 11)
     assert structure(again) == structure(sop)
     assert errors(again) == []
 
 
-@needs_tau2
 def test_tau2_through_mermaid_keeps_structure():
-    sop = import_file(TAU2).sop
+    sop = import_file(TAU2_DOT).sop
     text = export_sop(sop, "mermaid")
     assert text.startswith("flowchart TD")
     again = import_text(text).sop

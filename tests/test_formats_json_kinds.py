@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from sopstudio.core import validate as validate_mod
 from sopstudio.formats import export_sop, import_file, import_text
 from sopstudio.formats.journeybench import translate
 
-DATA = Path(__file__).parent / "data" / "formats"
-from sopstudio.core import validate as validate_mod  # noqa: E402
+from helpers import FORMATS
 
 
 def errors(sop):
@@ -27,7 +26,7 @@ def test_translate_braces_to_names_outside_strings(source, expected):
 
 
 def test_journeybench_graph_import():
-    result = import_file(DATA / "journeybench_loan.json")
+    result = import_file(FORMATS / "journeybench_loan.json")
     sop = result.sop
     assert result.format == "journeybench" and sop.title == "Loan Processing"
     assert sop.start == "1" and [n.id for n in sop.nodes] == ["1", "5", "7", "8"]
@@ -51,7 +50,7 @@ def test_journeybench_graph_import():
 
 
 def test_journeybench_single_node_definition_a3():
-    node = json.loads((DATA / "journeybench_loan.json").read_text())["nodes"][1]
+    node = json.loads((FORMATS / "journeybench_loan.json").read_text())["nodes"][1]
     result = import_text(json.dumps(node))
     assert result.sop.node("5").title == "Risk Assessment"
     assert {n.id for n in result.sop.nodes} == {"5", "7", "8"}  # missing targets become ends
@@ -59,7 +58,7 @@ def test_journeybench_single_node_definition_a3():
 
 
 def test_journeybench_export_shape_and_reimport():
-    sop = import_file(DATA / "journeybench_loan.json").sop
+    sop = import_file(FORMATS / "journeybench_loan.json").sop
     data = json.loads(export_sop(sop, "journeybench"))
     assert set(data) == {"title", "description", "nodes", "edges"}
     node = data["nodes"][1]
@@ -87,12 +86,12 @@ def test_journeybench_else_becomes_negation_of_siblings():
 
 
 def test_sop_bench_toolspecs_import_keeps_schema():
-    result = import_file(DATA / "sop_bench_toolspecs.json")
+    result = import_file(FORMATS / "sop_bench_toolspecs.json")
     sop = result.sop
     assert result.format == "toolspecs" and sop.nodes == [] and sop.edges == []
     assert [t.name for t in sop.tools] == ["getPatientId", "calculateLifestyleRisk"]
     risk = sop.tool("calculateLifestyleRisk").parameters
-    original = json.loads((DATA / "sop_bench_toolspecs.json").read_text())
+    original = json.loads((FORMATS / "sop_bench_toolspecs.json").read_text())
     assert risk == original[1]["toolSpec"]["inputSchema"]["json"]  # verbatim
     patient = sop.tool("getPatientId").parameters
     assert patient["required"] == ["patient_name"] and patient["additionalProperties"] is False
@@ -100,8 +99,8 @@ def test_sop_bench_toolspecs_import_keeps_schema():
 
 
 def test_openai_tools_import_and_both_exports():
-    sop = import_file(DATA / "openai_tools.json").sop
-    original = json.loads((DATA / "openai_tools.json").read_text())
+    sop = import_file(FORMATS / "openai_tools.json").sop
+    original = json.loads((FORMATS / "openai_tools.json").read_text())
     assert json.loads(export_sop(sop, "openai-tools")) == original
     specs = json.loads(export_sop(sop, "toolspecs"))
     assert specs[0]["toolSpec"]["inputSchema"]["json"] == original[0]["function"]["parameters"]
@@ -116,7 +115,7 @@ def test_duplicate_tool_names_are_refused():
 
 
 def test_journeybench_condition_that_does_not_parse_is_kept_and_noted():
-    data = json.loads((DATA / "journeybench_loan.json").read_text())
+    data = json.loads((FORMATS / "journeybench_loan.json").read_text())
     data["nodes"][1]["responsePathways"][1]["conditions"][0]["algebraicExpression"] = \
         "{riskLevel} equals 'high'"
     result = import_text(json.dumps(data))

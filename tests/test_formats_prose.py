@@ -10,27 +10,12 @@ import pytest
 from sopstudio.formats import FormatError, import_text
 from sopstudio.formats.prose import import_prose
 
-
-GOOD = {"title": "Refunds", "description": "", "nodes": [
-    {"id": "1", "task_name": "Check order", "task_description": "Look the order up.",
-     "steps": [], "tools": [{"method": "GET", "url": "https://x/orders", "name": "get_order",
-                             "tool_description": "", "condition": None,
-                             "extractVars": [{"variableName": "order_id", "type": "string",
-                                              "description": ""}],
-                             "responseData": [{"name": "state",
-                                               "context": "Must be one of: 'shipped', 'lost'"}]}],
-     "responsePathways": [
-         {"conditions": [{"algebraicExpression": "{state} == 'shipped'"}], "nextNodeId": "2"},
-         {"conditions": [{"algebraicExpression": "{state} == 'lost'"}], "nextNodeId": "3"}]},
-    {"id": "2", "task_name": "Wait", "task_description": "", "steps": [], "tools": [],
-     "responsePathways": []},
-    {"id": "3", "task_name": "Refund", "task_description": "", "steps": [], "tools": [],
-     "responsePathways": []}], "edges": []}
+from helpers import JOURNEYBENCH_REFUNDS
 
 
 def broken_graph() -> dict:
     """Same graph, but the condition reads a name nothing sets (an undefined-variable error)."""
-    data = json.loads(json.dumps(GOOD))
+    data = json.loads(json.dumps(JOURNEYBENCH_REFUNDS))
     data["nodes"][0]["responsePathways"][1]["conditions"][0]["algebraicExpression"] = \
         "{stat} == 'lost'"
     return data
@@ -46,7 +31,7 @@ class FakeModel:
 
 
 def test_clean_first_draft_needs_one_round():
-    model = FakeModel(["Here you go:\n```json\n" + json.dumps(GOOD) + "\n```"])
+    model = FakeModel(["Here you go:\n```json\n" + json.dumps(JOURNEYBENCH_REFUNDS) + "\n```"])
     result = import_prose("Look up the order; refund lost ones.", model)
     assert len(model.calls) == 1 and result.format == "prose"
     assert [n.id for n in result.sop.nodes] == ["1", "2", "3"]
@@ -55,7 +40,7 @@ def test_clean_first_draft_needs_one_round():
 
 
 def test_validation_issues_are_fed_back_until_clean():
-    model = FakeModel(["not json at all", json.dumps(broken_graph()), json.dumps(GOOD)])
+    model = FakeModel(["not json at all", json.dumps(broken_graph()), json.dumps(JOURNEYBENCH_REFUNDS)])
     result = import_prose("Refund lost orders.", model)
     assert len(model.calls) == 3
     feedback = model.calls[1][-1]["content"]
@@ -78,5 +63,5 @@ def test_no_usable_graph_is_an_error():
 
 
 def test_registry_passes_the_callable():
-    model = FakeModel([json.dumps(GOOD)])
+    model = FakeModel([json.dumps(JOURNEYBENCH_REFUNDS)])
     assert import_text("Refund lost orders.", "prose", complete=model).format == "prose"

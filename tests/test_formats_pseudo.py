@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from sopstudio.core import validate as validate_mod
 from sopstudio.core.model import SOP
 from sopstudio.formats import export_sop, import_text
 
-DATA = Path(__file__).parent / "data" / "formats"
-from sopstudio.core import validate as validate_mod  # noqa: E402
+from helpers import FORMATS
 
 
 def load(name: str):
-    return import_text((DATA / name).read_text(encoding="utf-8"))
+    return import_text((FORMATS / name).read_text(encoding="utf-8"))
 
 
 def branches(sop: SOP, node_id: str) -> dict[str, str]:

@@ -13,9 +13,10 @@ from sopstudio.formats import (LOSSLESS_FORMATS, FormatError, export_sop, guess_
                                import_file, import_text)
 from sopstudio.formats.sop_text import parse_tree
 
+from helpers import FORMATS
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_sops").glob("*.sop.json"))
-DATA = Path(__file__).parent / "data" / "formats"
 
 
 def built_sop() -> SOP:
@@ -74,7 +75,7 @@ def test_sop_text_parser_tree_shapes():
     ("agent_s_listing_blocked.txt", "text"), ("journeybench_loan.json", "journeybench"),
     ("sop_bench_toolspecs.json", "toolspecs"), ("openai_tools.json", "openai-tools")])
 def test_guess_format_from_content(name, fmt):
-    assert guess_format((DATA / name).read_text()) == fmt
+    assert guess_format((FORMATS / name).read_text()) == fmt
 
 
 @pytest.mark.parametrize("text, fmt", [

@@ -4,21 +4,18 @@ files."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from sopstudio.cli_main import run
 from sopstudio.core.io import load_sop
 
-DATA = Path(__file__).parent / "data" / "formats"
-TAU2 = Path(__file__).resolve().parents[2] / "shared" / "external" / "tau2-telecom" / \
-    "tech_support_path1_no_service.dot"
+from helpers import FORMATS, JOURNEYBENCH_REFUNDS, TAU2_DOT
 
 
 def test_import_guesses_format_and_writes_sop(tmp_path, capsys):
     out = tmp_path / "listing.sop.json"
-    assert run(["import", str(DATA / "agent_s_listing_blocked.txt"), "-o", str(out)]) == 0
+    assert run(["import", str(FORMATS / "agent_s_listing_blocked.txt"), "-o", str(out)]) == 0
     sop = load_sop(out)
     assert sop.start == "check_user_status" and len(sop.nodes) == 19
     captured = capsys.readouterr()
@@ -26,10 +23,9 @@ def test_import_guesses_format_and_writes_sop(tmp_path, capsys):
     assert "note: " in captured.err and "confirm" in captured.err
 
 
-@pytest.mark.skipif(not TAU2.exists(), reason="shared/external not present")
 def test_import_dot_then_export_every_format(tmp_path):
     sop_path = tmp_path / "tau2.sop.json"
-    assert run(["import", str(TAU2), "--from", "dot", "-o", str(sop_path)]) == 0
+    assert run(["import", str(TAU2_DOT), "--from", "dot", "-o", str(sop_path)]) == 0
     for fmt in ("dot", "svg", "png", "mermaid", "journeybench", "text", "sop-text",
                 "spa-prompt", "dpa-prompts", "json"):
         out = tmp_path / f"out.{fmt}"
@@ -74,7 +70,7 @@ def test_export_unreadable_file_exits_2(tmp_path, capsys):
 
 def test_export_failure_leaves_no_file(tmp_path, capsys):
     sop_path = tmp_path / "a.sop.json"
-    assert run(["import", str(DATA / "openai_tools.json"), "-o", str(sop_path)]) == 0
+    assert run(["import", str(FORMATS / "openai_tools.json"), "-o", str(sop_path)]) == 0
     out = tmp_path / "missing-dir" / "tools.json"
     assert run(["export", str(sop_path), "--to", "openai-tools", "-o", str(out)]) == 1
     assert "cannot write" in capsys.readouterr().err and not out.parent.exists()
@@ -82,7 +78,7 @@ def test_export_failure_leaves_no_file(tmp_path, capsys):
 
 def test_export_to_stdout(tmp_path, capsys):
     sop_path = tmp_path / "a.sop.json"
-    run(["import", str(DATA / "openai_tools.json"), "-o", str(sop_path)])
+    run(["import", str(FORMATS / "openai_tools.json"), "-o", str(sop_path)])
     capsys.readouterr()
     assert run(["export", str(sop_path), "--to", "toolspecs", "-o", "-"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["toolSpec"]["name"] == "check_listing_status"
@@ -106,16 +102,16 @@ def test_import_prose_through_a_local_openai_compatible_server(tmp_path, capsys,
     import threading
     from http.server import BaseHTTPRequestHandler, HTTPServer
 
-    from test_formats_prose import GOOD
     seen = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server's naming
+        def do_POST(self):  # http.server's naming
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             seen.append(body)
             reply = {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
                      "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": json.dumps(GOOD)}}]}
+                                  "message": {"role": "assistant",
+                                              "content": json.dumps(JOURNEYBENCH_REFUNDS)}}]}
             data = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

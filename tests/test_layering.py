@@ -1,4 +1,6 @@
-"""Layering rules of DESIGN §1: only `sopstudio.qt` may import Qt; only one engine module imports openai."""
+"""Layering rules of DESIGN §1 that import-linter's static contracts (pyproject.toml, run by
+`make test`) do not see: the Qt-free packages really import with PySide6 absent (lazy and
+dynamic imports included), openai is imported in one engine module, and nothing evaluates text."""
 
 from __future__ import annotations
 
@@ -36,17 +38,6 @@ def test_core_formats_engine_store_import_without_qt():
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("ok")
-
-
-def _python_files(*parts: str):
-    for part in parts:
-        yield from (PACKAGE / part).rglob("*.py")
-
-
-def test_no_qt_import_outside_qt_package():
-    pattern = re.compile(r"^\s*(from|import)\s+(PySide6|shiboken6|sopstudio\.qt)\b", re.M)
-    offenders = [str(p) for p in _python_files(*QT_FREE) if pattern.search(p.read_text())]
-    assert offenders == []
 
 
 def test_openai_is_imported_in_one_engine_module_only():

@@ -21,11 +21,7 @@ from sopstudio.engine.tools import MockTools
 from sopstudio.engine.users import ScriptedUser
 from llm_support import refund_sop
 
-ASK = tool("ask_user", {"question": "What is your order id?", "variables": ["order_id"]})
-LOOKUP = tool("lookup_order", {"order_id": "ORD-123"})
-FINISH = tool("finish_step", {})
-REFUND = tool("issue_refund", {"order_id": "ORD-123", "amount": 42.5})
-GOOD = [ASK, LOOKUP, FINISH, REFUND, reply("Your refund R-9 is on its way."), FINISH, FINISH]
+from llm_support import ASK, GOOD, LOOKUP, REFUND
 
 
 def names(request: dict) -> list[str]:

@@ -15,7 +15,7 @@ from sopstudio.engine.llm_user import LLMUser
 from sopstudio.engine.orchestrator import Orchestrator
 from sopstudio.engine.orchestrator_replay import replay
 from sopstudio.engine.tools import MockTools
-from test_llm_agents import ASK, GOOD, REFUND
+from llm_support import ASK, GOOD, REFUND
 
 ROUGH = [ASK, REFUND, tool("lookup_order", "{oops"), *GOOD[1:]]
 
@@ -91,7 +91,7 @@ def test_make_agent_builds_llm_agents_and_reports_missing_settings(monkeypatch):
     assert make_agent("spa", cs, model="m", base_url="http://127.0.0.1:9/v1").static
     try:
         make_agent("dpa", cs)
-    except Exception as error:  # EngineError: one clear line for the CLI
+    except Exception as error:  # noqa: BLE001 - EngineError: one clear line for the CLI
         assert "--base-url" in str(error)
     else:
         raise AssertionError("dpa without a model must fail")

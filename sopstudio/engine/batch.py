@@ -69,7 +69,7 @@ def run_batch(cs: CompiledSop, scenarios: list[Scenario], agent: Any = "scripted
         try:
             chosen = agent(cs) if callable(agent) else agent
             trace = run_scenario(cs, scenario, chosen, cancel=cancel, **options)
-        except Exception as error:  # noqa: BLE001 - one broken run must not sink the batch
+        except Exception as error:
             if is_unreachable(error):  # ...but a dead endpoint sinks every run: stop now
                 fatal.append(error)
                 cancel.set()

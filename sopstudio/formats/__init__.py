@@ -13,7 +13,6 @@ Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path

@@ -32,7 +32,7 @@ _TEXT_ARROW = re.compile(r"\s*(?:--|==|-\.)\s+(.+?)\s+(?:-{2,}>|={2,}>|\.-+>|-{3
 
 def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
     lines = text.splitlines()
-    first = next((i for i, l in enumerate(lines) if l.strip() and not l.strip().startswith("%%")),
+    first = next((i for i, s in enumerate(lines) if s.strip() and not s.strip().startswith("%%")),
                  None)
     if first is None or not HEADER.match(lines[first].split("%%")[0]):
         raise FormatError("Mermaid: expected 'flowchart TD' or 'graph TD' as the first line",

@@ -15,7 +15,7 @@ from sopstudio.qt.sim.dock import SimulationDock
 from sopstudio.qt.sim.integration import attach_simulation
 from sopstudio.qt.store_link import StoreLink
 
-from helpers import SAMPLES, make_sop
+from qt_helpers import SAMPLES, make_sop
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from sopstudio.core.edits import SetField
 from sopstudio.qt.canvas.placement import free_spot
 from sopstudio.qt.sim.overlay import NodeMark
 
-from helpers import drag
+from qt_helpers import drag
 
 
 def test_double_click_adds_a_node_and_undo_removes_it(window, qtbot):

@@ -14,7 +14,7 @@ from sopstudio.engine.scenarios import generate
 from sopstudio.engine.users import ScriptedUser, answer_text
 from sopstudio.formats import import_file
 
-from helpers import SAMPLES, TAU2_DOT
+from qt_helpers import SAMPLES, TAU2_DOT
 
 
 

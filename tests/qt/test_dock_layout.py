@@ -10,7 +10,7 @@ from sopstudio.core.document import Document
 from sopstudio.core.io import load_sop
 from sopstudio.qt.app import open_window
 
-from helpers import SAMPLES, in_front
+from qt_helpers import SAMPLES, in_front
 
 SAMPLE = SAMPLES / "telecom_troubleshooting.sop.json"
 

@@ -11,7 +11,7 @@ from sopstudio.core.io import canonical_json, load_sop, save_sop
 from sopstudio.qt import settings as app_settings
 from sopstudio.qt.main_window import MainWindow
 
-from helpers import make_sop
+from qt_helpers import make_sop
 
 
 @pytest.fixture

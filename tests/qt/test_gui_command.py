@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from sopstudio.cli_main import run
 from sopstudio.core.io import save_sop
 
-from helpers import SAMPLES, make_sop
+from qt_helpers import SAMPLES, make_sop
 
 SAMPLE = str(SAMPLES / "email_update.sop.json")
 

@@ -11,7 +11,7 @@ from sopstudio.formats import import_file
 from sopstudio.qt.canvas import style
 from sopstudio.qt.canvas.view import READABLE_SCALE
 
-from helpers import TAU2_DOT
+from qt_helpers import TAU2_DOT
 
 
 def test_big_imported_graph_opens_at_a_readable_scale(qtbot, open_main_window):

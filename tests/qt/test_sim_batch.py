@@ -12,7 +12,7 @@ from sopstudio.qt.sim import batch as sim_batch
 from sopstudio.qt.sim.batch import BatchDialog
 from sopstudio.qt.sim.batch_job import BatchRequest
 
-from helpers import SAMPLES, TIMEOUT, GatedScenarios, run_batch
+from qt_helpers import SAMPLES, TIMEOUT, GatedScenarios, run_batch
 
 
 @pytest.fixture

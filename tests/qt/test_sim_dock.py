@@ -10,7 +10,7 @@ from sopstudio.qt.sim.panes import asked_hint
 from sopstudio.qt.sim.overlay import SimOverlay
 from sopstudio.qt.sim.runs import load_stored_run
 
-from helpers import TIMEOUT, journey_index, step_once
+from qt_helpers import TIMEOUT, journey_index, step_once
 
 
 @pytest.fixture

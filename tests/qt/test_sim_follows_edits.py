@@ -11,7 +11,7 @@ from sopstudio.engine.session import journey_choices
 from sopstudio.qt.sim.dock import SOP_CHANGED_NOTE
 from sopstudio.qt.sim.worker import plain_error
 
-from helpers import TIMEOUT
+from qt_helpers import TIMEOUT
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.scenarios import scenarios_for
 from sopstudio.qt.sim.settings import Profile, save_profiles
 
-from helpers import TIMEOUT
+from qt_helpers import TIMEOUT
 
 INACTIVE = ("check_user", "ask_listing", "check_listing", "end_inactive")
 

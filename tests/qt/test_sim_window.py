@@ -10,7 +10,7 @@ from sopstudio.qt.sim.batch_job import BatchRequest
 from sopstudio.qt.sim.integration import attach_simulation
 from sopstudio.qt.sim.overlay import CoverageLegend
 
-from helpers import TIMEOUT, GatedScenarios, run_batch
+from qt_helpers import TIMEOUT, GatedScenarios, run_batch
 
 
 def test_attach_adds_dock_menu_and_toolbar_once(sim_window):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sopstudio.core.io import load_sop
 from sopstudio.qt.store_link import StoreLink
 
-from helpers import make_sop
+from qt_helpers import make_sop
 
 
 def test_an_unopenable_store_is_reported_not_raised(qtbot, tmp_path, monkeypatch):

@@ -57,7 +57,7 @@ def values_equal(a: Any, b: Any) -> bool:
         return False
     try:
         return bool(a == b)
-    except Exception:  # noqa: BLE001 - a foreign object's __eq__ must not break ==
+    except Exception:
         log.debug("comparing a %s with a %s failed; taken as unequal", type(a).__name__,
                   type(b).__name__, exc_info=True)
         return False

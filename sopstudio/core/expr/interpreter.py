@@ -47,7 +47,7 @@ class Expr:
             return self._fn(env)
         except ExprError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             # Safety net: a foreign value in env misbehaved; callers only ever see ExprError.
             log.debug("evaluating %r raised", self.text, exc_info=True)
             raise ExprEvalError(f"cannot evaluate: {exc}", None, self.text) from None

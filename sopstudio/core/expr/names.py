@@ -43,7 +43,7 @@ def lookup_failure(env: Mapping[str, Any], path: tuple[str, ...], pos: int, text
     name = ".".join(path)
     try:
         hint = suggest(name, env_names(env))
-    except Exception:  # noqa: BLE001 - an odd Mapping must not hide the real problem
+    except Exception:
         log.debug("no name suggestion for %r", name, exc_info=True)
         hint = None
     message = f"unknown name '{name}'" + (f" — did you mean '{hint}'?" if hint else "")
