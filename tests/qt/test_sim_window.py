@@ -129,3 +129,23 @@ def test_legend_explains_failed(qtbot):
     qtbot.addWidget(legend)
     labels = [lab.text() for lab in legend.findChildren(QLabel)]
     assert "runs that missed their expected outcome" in labels
+
+
+def test_runs_dock_search_finds_runs_by_what_their_traces_hold(qtbot, sim_window):
+    sim = sim_window.simulation
+    dialog = sim.open_batch()
+    run_batch(qtbot, dialog, source="covering")
+    pane = sim.runs
+    qtbot.waitUntil(lambda: pane.runs.count() == len(dialog.result.traces), timeout=TIMEOUT)
+    failing = [t for t in dialog.result.traces if t.meta["scenario"].endswith("failing-function")]
+    pane.search.setText("api_error")  # the error code the mocked tools return when failing
+    qtbot.waitUntil(lambda: "match" in pane.status.text(), timeout=TIMEOUT)
+    hits = [pane.runs.item(i).text() for i in range(pane.runs.count())]
+    assert len(hits) == len(failing) > 0
+    assert all("failing-function" in hit and '"error": "«api_error»"' in hit for hit in hits)
+    pane.search.setText("no-such-word-in-any-trace")
+    qtbot.waitUntil(lambda: pane.status.text().startswith("No stored run matches"),
+                    timeout=TIMEOUT)
+    assert pane.runs.count() == 0
+    pane.search.clear()
+    qtbot.waitUntil(lambda: pane.runs.count() == len(dialog.result.traces), timeout=TIMEOUT)

@@ -4,18 +4,20 @@ Saving and loading go through the store's own `sopstudio.store.traces` (the CLI'
 a GUI run is stored exactly like a `simulate` run: the document it ran, its scenario, every event,
 the trace's final state (path, memory, variables, ...), metrics and meta. Opening a stored run
 replays it in the simulation dock without any model call. The store is optional: without one the
-pane says why it is empty.
+pane says why it is empty. The search box filters the runs by full-text search over their traces
+and version messages (`Store.search_runs`), off the GUI thread and debounced while typing.
 """
 
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+                               QPushButton, QVBoxLayout, QWidget)
 
 from ..store_link import STORE_ERRORS
+from ..workers import BackgroundRunner
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,18 @@ class RunHistoryPane(QWidget):
     def __init__(self, session, store_link, parent=None):
         super().__init__(parent)
         self.session, self.store_link = session, store_link
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search runs: a tool, an error code, words said…")
+        self.search.setClearButtonEnabled(True)
+        self.search.setToolTip("Full-text search over the traces and version messages of the "
+                               "stored runs of this SOP; every word must occur")
+        # Typing restarts the timer: one search per pause, not one per key.
+        self._debounce = QTimer(self, singleShot=True, interval=250)
+        self._debounce.timeout.connect(self.refresh)
+        self.search.textChanged.connect(lambda *_: self._debounce.start())
+        self._searcher = BackgroundRunner(self)
+        self._searcher.done.connect(self._show_hits)
+        self._searcher.failed.connect(self._search_failed)
         self.runs = QListWidget()
         self.runs.itemDoubleClicked.connect(lambda *_: self.open_selected())
         self.open_button = QPushButton("Replay in simulation")
@@ -63,15 +77,22 @@ class RunHistoryPane(QWidget):
         row.addWidget(refresh)
         row.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.search)
         layout.addWidget(self.runs)
         layout.addLayout(row)
         layout.addWidget(self.status)
 
     def refresh(self) -> None:
+        """List the stored runs of the SOP, or, with text in the search box, start a search."""
         self.runs.clear()
         store = self.store_link.store()
         if store is None:
             self.status.setText(f"No store: {self.store_link.last_error}")
+            return
+        text = self.search.text().strip()
+        if text:
+            self.status.setText("Searching…")
+            self._searcher.submit(store.search_runs, text, self.session.sop.id, 200)
             return
         try:
             records = store.list_runs(sop_id=self.session.sop.id, limit=500)
@@ -87,6 +108,24 @@ class RunHistoryPane(QWidget):
             item.setData(Qt.UserRole, record.id)
             self.runs.addItem(item)
         self.status.setText(f"{len(records)} stored run(s)")
+
+    def _show_hits(self, hits: list) -> None:
+        self.runs.clear()
+        for hit in hits:
+            scenario = hit.get("scenario_name") or hit.get("scenario") or "hand-run"
+            item = QListWidgetItem(f"#{hit['run_id']}  {str(hit['created'])[:16]}  "
+                                   f"{hit.get('agent') or '?'}  {scenario}  → "
+                                   f"{hit.get('outcome') or hit.get('status')}\n    "
+                                   f"{hit.get('snippet') or ''}")
+            item.setData(Qt.UserRole, hit["run_id"])
+            item.setToolTip(hit.get("snippet") or "")
+            self.runs.addItem(item)
+        found = f"{len(hits)} run(s) match" if hits else "No stored run matches"
+        self.status.setText(f"{found} '{self.search.text().strip()}'")
+
+    def _search_failed(self, message: str) -> None:
+        log.warning("searching stored runs failed: %s", message)
+        self.status.setText(f"Search failed: {message}")
 
     def open_selected(self) -> None:
         item = self.runs.currentItem()
