@@ -23,7 +23,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--from", dest="fmt", choices=IMPORT_FORMATS, default=None,
                         help="input format (default: guessed from the content)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.sop.json",
-                        help="where to write the SOP document")
+                        help="where to write the SOP document ('-' for standard output)")
     parser.add_argument("--base-url", default=None,
                         help="OpenAI-compatible endpoint for --from prose "
                              "(default: $SOPSTUDIO_BASE_URL)")
@@ -42,7 +42,8 @@ def run(args) -> int:
     write_atomic(args.output, dumps(result.sop))
     sop = result.sop
     print(f"imported {args.src} ({result.format}): {len(sop.nodes)} nodes, {len(sop.edges)} "
-          f"edges, {len(sop.tools)} tools -> {args.output}")
+          f"edges, {len(sop.tools)} tools -> {args.output}",
+          file=sys.stderr if args.output == "-" else sys.stdout)  # '-': stdout is the SOP
     errors = sum(issue.severity == ERROR for issue in validate(sop))
     notes = result.notes + ([f"{errors} validation error{'s' * (errors != 1)} — run sopstudio "
                              f"validate {args.output}"] if errors else [])
