@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sys
 
+from ..core.inputs import InputError, read_text
 from ..core.io import dumps
 from ..core.validate import ERROR, validate
-from ..formats import IMPORT_FORMATS, FormatError, import_file, import_text, llm_complete
+from ..formats import (IMPORT_FORMATS, FormatError, UnreadableSource, import_file, import_text,
+                       llm_complete)
 from ..formats.output import write_atomic
 
 NAME = "import"
@@ -36,7 +38,7 @@ def run(args) -> int:
         raise FormatError("no output path (give the .sop.json to write with -o)")
     complete = _lazy_model(args) if args.fmt == "prose" else None
     if args.src == "-":
-        result = import_text(sys.stdin.read(), args.fmt, "<stdin>", complete)
+        result = import_text(read_stdin(), args.fmt, "<stdin>", complete)
     else:
         result = import_file(args.src, args.fmt, complete)
     write_atomic(args.output, dumps(result.sop))
@@ -61,3 +63,11 @@ def _lazy_model(args):
             made.append(llm_complete(args.base_url, args.model))
         return made[0](messages)
     return complete
+
+
+def read_stdin() -> str:
+    """Standard input, bounded and UTF-8 checked like any file (core/inputs.py)."""
+    try:
+        return read_text("-", "<stdin>")
+    except InputError as error:
+        raise UnreadableSource(str(error)) from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.inputs import strip_bom
 from ..core.model import SOP, Node
 from .base import ImportResult
 from .flowgraph import build_flow_sop
@@ -25,6 +26,7 @@ def clean_label(text: str | None, fallback: str) -> str:
 
 
 def import_dot(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     graph = parse_dot(text)
     names = [str(n) for n in graph.nodes()]
     raw_edges = list(graph.edges())

@@ -36,7 +36,9 @@ def apply_node_meta(sop: SOP, meta: dict[str, dict[str, str]]) -> None:
         node.ask = list(dict.fromkeys([*node.ask, *_names(attrs.get("ask"))]))
         node.say = attrs.get("say") or node.say
         attempts = attrs.get("max_attempts", "")
-        node.max_attempts = int(attempts) if attempts.isdigit() and int(attempts) > 0 else None
+        # isdigit accepts any length: a 5,000-digit count would crash int(); 9 digits is plenty
+        small = attempts.isascii() and attempts.isdigit() and len(attempts) <= 9
+        node.max_attempts = int(attempts) if small and int(attempts) > 0 else None
         if attrs.get("outcome") and node.kind == "end":
             node.outcome = attrs["outcome"]
     known = {t.name for t in sop.tools}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.inputs import strip_bom
 from ..core.model import SOP
 from .base import FormatError, ImportResult
 from .dot import is_decision
@@ -31,6 +32,7 @@ _TEXT_ARROW = re.compile(r"\s*(?:--|==|-\.)\s+(.+?)\s+(?:-{2,}>|={2,}>|\.-+>|-{3
 
 
 def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     lines = text.splitlines()
     first = next((i for i, l in enumerate(lines) if l.strip() and not l.strip().startswith("%%")),
                  None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ...core.inputs import strip_bom
 from ...core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from .. import _expr
 from ..base import FormatError, ImportResult, snake, unique
@@ -23,6 +24,7 @@ Pending = tuple[str, "str | None", str, str]  # (source node id, when, label, on
 
 
 def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     title, text = _split_title(text)
     lines = clean_lines(text)
     if not lines:
