@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ...core.inputs import strip_bom
+from ...core.inputs import InputError, strip_bom
 from ...core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from .. import _expr
 from ..base import FormatError, ImportResult, snake, unique
@@ -31,6 +31,7 @@ def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
         raise FormatError("no SOP lines found (the text is empty)", 1)
     check_shape(text, lines)
     items = tree(lines)
+    _check_nesting(items)
     builder = _Builder()
     loose = builder.sequence(statements(items)[0], [], [], None)
     builder.close(loose)
@@ -39,6 +40,20 @@ def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
               variables=list(builder.variables.values()), tools=list(builder.tools.values()),
               nodes=builder.nodes, edges=builder.edges)
     return ImportResult(sop, builder.notes, "text")
+
+
+MAX_NESTING = 100  # indentation levels; the statement parser recurses once per level
+
+
+def _check_nesting(items: list) -> None:
+    """Refuse deeper indentation than MAX_NESTING (one clear line, exit 2), found iteratively."""
+    stack = [(item, 1) for item in items]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise InputError(f"line {item.lineno}",
+                             f"nested too deeply (more than {MAX_NESTING} levels of indentation)")
+        stack.extend((child, depth + 1) for child in item.children)
 
 
 def _split_title(text: str) -> tuple[str, str]:

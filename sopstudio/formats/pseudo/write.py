@@ -10,6 +10,10 @@ from __future__ import annotations
 from ...core.model import SOP, Edge, Node
 
 INDENT = "  "
+# Deeper branches are written as `go to [id]` and the node continues as a top-level block after
+# the main flow: a chain of 10,000 decisions would otherwise indent 10,000 levels (quadratic
+# text) and the importer reads at most formats.pseudo.build.MAX_NESTING levels.
+MAX_DEPTH = 40
 
 
 def export_pseudocode(sop: SOP) -> str:
@@ -54,12 +58,18 @@ def _mark(node: Node) -> str:
 def _walk(nodes: dict, out: dict, start: str, lines: list[str], seen: set[str]) -> None:
     """Depth-first from `start`, written iteratively (a 1,000-node chain nests 1,000 deep): a
     stack of pending items, pushed in reverse, gives the recursive pre-order exactly. An item is
-    ("walk", node id, depth) or ("line", text)."""
+    ("walk", node id, depth), ("top", node id, 0) for a deferred node, or ("line", text)."""
     stack: list[tuple] = [("walk", start, 0)]
-    while stack:
-        item = stack.pop()
+    deferred: list[str] = []  # nodes cut at MAX_DEPTH, written later at the top level
+    while stack or deferred:
+        item = stack.pop() if stack else ("top", deferred.pop(0), 0)
         if item[0] == "line":
             lines.append(item[1])
+        elif item[0] == "top" and item[1] in seen:
+            continue  # written meanwhile
+        elif item[2] > MAX_DEPTH and item[1] not in seen and item[1] in nodes:
+            lines.append(f"{INDENT * item[2]}go to [{item[1]}]")
+            deferred.append(item[1])
         else:
             stack.extend(reversed(_visit(nodes, out, item[1], item[2], lines, seen)))
 
