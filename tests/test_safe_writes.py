@@ -52,9 +52,10 @@ def test_dev_null_is_written_to_not_replaced(sop_file):
     assert atomic.is_stream("/dev/null")
 
 
-def test_dash_writes_to_stdout_even_binary_formats(capsysbinary, sop_file):
-    assert cli(["export", sop_file, "--to", "png", "-o", "-"]) == 0
-    assert capsysbinary.readouterr().out.startswith(b"\x89PNG")
+def test_dash_writes_text_to_stdout(capsys, sop_file):
+    assert cli(["export", sop_file, "--to", "mermaid", "-o", "-"]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("flowchart") and out.err == ""
 
 
 def test_import_to_dash_prints_the_document_only(capsys, tmp_path, sop_file):
@@ -63,11 +64,13 @@ def test_import_to_dash_prints_the_document_only(capsys, tmp_path, sop_file):
     assert out.out.lstrip().startswith("{") and "imported" in out.err
 
 
-def test_dev_stdout_into_a_pipe(sop_file):
-    done = subprocess.run([sys.executable, "-m", "sopstudio.cli", "export", sop_file, "--to",
-                           "mermaid", "-o", "/dev/stdout"], capture_output=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(b"flowchart")
+def test_dev_stdout_into_a_pipe_takes_text_and_binary(sop_file):
+    for fmt, head in (("mermaid", b"flowchart"), ("png", b"\x89PNG")):
+        done = subprocess.run([sys.executable, "-m", "sopstudio.cli", "export", sop_file,
+                               "--to", fmt, "-o", "/dev/stdout"], capture_output=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(head)
 
 
 def test_regular_file_and_symlink_are_replaced_atomically(tmp_path):

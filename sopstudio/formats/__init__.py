@@ -202,7 +202,8 @@ def export_sop(sop: SOP, fmt: str) -> str | bytes:
                  "spa-prompt": prompts.export_spa_prompt,
                  "dpa-prompts": prompts.export_dpa_prompts}
     if fmt in ("svg", "png"):
-        from .graphviz_io import draw
+        from .graphviz_io import check_drawable, draw
+        check_drawable(len(sop.nodes), len(sop.edges), fmt)  # before building a huge graph
         data = draw(dot.export_dot(sop), fmt)
         return data.decode("utf-8") if fmt == "svg" else data
     if fmt not in exporters:

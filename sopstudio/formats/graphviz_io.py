@@ -71,10 +71,7 @@ def draw(dot_text: str, fmt: str) -> bytes:
     """Lay out with dot and render; `draw(format=...)` avoids the 3.11 path bug (DESIGN §11)."""
     graph = parse_dot(dot_text)
     nodes, edges = graph.number_of_nodes(), graph.number_of_edges()
-    if nodes > MAX_DRAW_NODES or edges > MAX_DRAW_EDGES:
-        raise FormatError(f"too large to draw as {fmt} ({nodes} nodes, {edges} edges; at most "
-                          f"{MAX_DRAW_NODES} nodes and {MAX_DRAW_EDGES} edges): export --to dot "
-                          f"or --to mermaid instead")
+    check_drawable(nodes, edges, fmt)
     if max(nodes, edges) > BOUNDED_FROM:
         _bound_layout(graph)
     with _captured_stderr():
@@ -82,6 +79,13 @@ def draw(dot_text: str, fmt: str) -> bytes:
             return graph.draw(format=fmt, prog="dot")
         except (OSError, ValueError) as error:
             raise FormatError(f"cannot render {fmt}: {error}") from None
+
+
+def check_drawable(nodes: int, edges: int, fmt: str) -> None:
+    if nodes > MAX_DRAW_NODES or edges > MAX_DRAW_EDGES:
+        raise FormatError(f"too large to draw as {fmt} ({nodes} nodes, {edges} edges; at most "
+                          f"{MAX_DRAW_NODES} nodes and {MAX_DRAW_EDGES} edges): export --to dot "
+                          f"or --to mermaid instead")
 
 
 def _bound_layout(graph) -> None:

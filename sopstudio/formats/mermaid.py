@@ -12,7 +12,7 @@ import re
 
 from ..core.inputs import strip_bom
 from ..core.model import SOP
-from .base import FormatError, ImportResult
+from .base import FormatError, ImportResult, SopIndex
 from .dot import is_decision
 from .flowgraph import build_flow_sop
 
@@ -171,9 +171,10 @@ def _mermaid_id(node_id: str) -> str:
 def export_mermaid(sop: SOP) -> str:
     ids = _safe_ids(sop)
     lines = ["flowchart TD"]
+    index = SopIndex(sop)
     for node in sop.nodes:
         label = _text(node.title or node.id)
-        if is_decision(sop, node):  # a decision stays a diamond even at the start
+        if is_decision(index, node):  # a decision stays a diamond even at the start
             shape = f"{{{label}}}"
         elif node.kind == "end" or node.id == sop.start:
             shape = f"([{label}])"

@@ -78,6 +78,8 @@ class _Builder:
         self.variables: dict[str, Variable] = {}
         self.notes: list[str] = []
         self.ids: set[str] = set()
+        self.by_id: dict[str, Node] = {}        # indexes kept as nodes and edges are added:
+        self.leaving: set[str] = set()          # scans of the lists made long texts quadratic
         self.subjects: dict[str, tuple[str, str]] = {}  # node id -> (variable, producer kind)
         self.orphans: list[str] = []  # notes seen before any node exists
         self.jumps: dict[str, int] = {}  # `go to [id]` target -> line, checked at the end
@@ -157,7 +159,7 @@ class _Builder:
     def _chain_source(self, first, pending: list[Pending]) -> Node:
         if len(pending) == 1 and pending[0][1] is None:
             node = self.node_by_id(pending[0][0])
-            if not any(e.on == "success" for e in self.draft.out_edges(node.id)):
+            if node.id not in self.leaving:
                 return node
         node = self.add_node(first.lineno, f"Decide: {first.condition}",
                              id_hint="decide_" + words.name_from(first.condition, "branch"))
@@ -212,6 +214,7 @@ class _Builder:
                     notes=self.orphans[:] if not self.nodes else [])
         self.orphans.clear()
         self.nodes.append(node)
+        self.by_id[node_id] = node
         return node
 
     def tool(self, name: str, text: str, asked: list[str]) -> str:
@@ -277,6 +280,8 @@ class _Builder:
         for source, when, label, on in pending:
             self.edges.append(Edge(id=f"e{len(self.edges) + 1}", source=source, target=target,
                                    when=when, label=label, on=on))
+            if on == "success":
+                self.leaving.add(source)
 
     def close(self, loose: list[Pending]) -> None:
         if loose:
@@ -309,7 +314,7 @@ class _Builder:
         return "completed"
 
     def node_by_id(self, node_id: str) -> Node:
-        return next(n for n in self.nodes if n.id == node_id)  # pending edges name added nodes
+        return self.by_id[node_id]  # pending edges name added nodes
 
 
 def _flatten(stmt) -> list[tuple[int, str]]:
