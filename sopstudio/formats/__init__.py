@@ -18,7 +18,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from ..core.errors import LoadError
 from ..core.inputs import InputError, read_text, strip_bom
+from ..core.io import check_references
 from ..core.model import SOP
 from .base import FormatError, ImportResult
 
@@ -146,6 +148,10 @@ def import_text(text: str, fmt: str | None = None, source: str = "<paste>",
     fmt = fmt or guess_format(text)
     result = _importer(fmt)(text, source)
     result.format = fmt
+    try:  # as strict as the native loader: a duplicate id or a dangling edge is refused here,
+        check_references(result.sop, fmt)  # not written to a file `simulate` then refuses
+    except LoadError as error:
+        raise FormatError(str(error)) from None
     return result
 
 
