@@ -31,6 +31,7 @@ BOM = "\ufeff"
 # A JSON string literal (unrolled loop: no backtracking), and everything but brackets.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"\[\]|\{\}")  # one pass removes exactly one level
 
 
 class InputError(LoadError):
@@ -106,7 +107,7 @@ def json_depth_exceeded(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     for _ in range(limit):
         if not brackets:
             return False
-        shorter = brackets.replace("[]", "").replace("{}", "")
+        shorter = _INNERMOST.sub("", brackets)
         if shorter == brackets:
             return False  # unbalanced: not valid JSON, the parser says so
         brackets = shorter
