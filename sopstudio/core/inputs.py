@@ -40,8 +40,9 @@ class InputError(LoadError):
 
     exit_code = 2
 
-    def __init__(self, source: str, reason: str):
+    def __init__(self, source: str, reason: str, detail: str | None = None):
         self.source, self.reason = source, reason
+        self.detail = detail or reason  # for a file that cannot be opened: just why
         super().__init__(f"{source}: {reason}")
 
 
@@ -74,7 +75,8 @@ def read_text(path: str | os.PathLike, source: str | None = None) -> str:
         with open(path, "rb") as handle:
             return read_stream(handle, source)
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(source, f"cannot read file ({reason(error)})") from None
+        why = reason(error)
+        raise InputError(source, f"cannot read file ({why})", why) from None
 
 
 def read_stream(stream: IO[bytes], source: str) -> str:
