@@ -148,7 +148,7 @@ def _resolve(host: str, port: int, allow_private: bool) -> str:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
         raise Refused(f"cannot resolve {host} ({error.strerror})") from None
-    address = infos[0][4][0]
+    address = str(infos[0][4][0])
     if not allow_private and not is_public(address):
         raise Refused(f"{host} resolves to {address}, a private, loopback or link-local "
                       f"address; set allow_private on the tool to call it")

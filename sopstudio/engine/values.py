@@ -67,9 +67,8 @@ class _Solver:
             if var not in self.out.seed:
                 self.out.seed[var] = default_value(var, self.spec(var))
             self._assign(var, self.out.seed[var], ("user",))
-        failing = edge is not None and edge.edge.on == "failure"
         tools = [name for name in cnode.node.tools if name in self.cs.tools]
-        if failing:
+        if edge is not None and edge.edge.on == "failure":
             called = next((n for n in tools if guard_holds(cnode, n, self.env)), None)
             if called is not None:
                 self._fail(cnode, called, edge)
