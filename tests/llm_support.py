@@ -49,10 +49,12 @@ def settings(server, **changes) -> LLMSettings:
     return LLMSettings(**values)
 
 
-def run(agent_class, server, seed=None, client=None, **changes):
-    """Run the refund SOP with `agent_class`; returns (trace, tools, agent)."""
+def run(agent_class, server, seed=None, client=None, guidance="off", **changes):
+    """Run the refund SOP with `agent_class` (DPA guidance off unless asked: these tests script
+    the model's every reply and look at the full function list); returns (trace, tools, agent)."""
     cs = CompiledSop(refund_sop())
-    agent = agent_class(cs, client=client or LLMClient(settings(server, **changes)))
+    agent = agent_class(cs, client=client or LLMClient(settings(server, **changes)),
+                        guidance=guidance)
     user = ScriptedUser(seed if seed is not None else {"order_id": "ORD-123"})
     tools = MockTools(cs.tools, RESPONSES)
     orchestrator = Orchestrator(cs, agent, user, tools, checks=agent.checks)

@@ -15,8 +15,8 @@ from ..engine.batch import is_unreachable
 from ..engine.runner import orchestrator_for
 from ..engine.scenarios import TYPES, scenarios_for
 from ._common import load_or_exit, print_json
-from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, agent_options, now,
-                    open_store_unless, run_settings, warn_if_invalid)
+from ._options import (AGENT_CHOICES, add_model_arguments, add_store_arguments, add_turn_limit,
+                       agent_options, now, open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
 HELP = "simulate one journey and scenario with an agent and print the trace"
@@ -32,6 +32,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--allow-live", action="store_true",
                         help="tools marked live call their real endpoint (default: mocked)")
     add_model_arguments(parser)
+    add_turn_limit(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
 
@@ -79,7 +80,7 @@ def _run_and_store(store, args, cs, scenario):
     started = now()
     orchestrator = orchestrator_for(cs, scenario, args.agent, seed=args.seed,
                                     agent_options=agent_options(args),
-                                    allow_live=args.allow_live)
+                                    allow_live=args.allow_live, max_turns=args.max_turns)
     try:
         trace = orchestrator.run()
     except Exception as error:
@@ -101,7 +102,8 @@ def _store_run(store, args, sop, scenario, trace, started, **extra) -> int | Non
     if store is None:
         return None
     from ..store.traces import save_trace
-    settings = run_settings(args, journey=args.journey, scenario=args.scenario, seed=args.seed)
+    settings = run_settings(args, journey=args.journey, scenario=args.scenario, seed=args.seed,
+                            max_turns=args.max_turns)
     return save_trace(store, sop, scenario, trace, agent=args.agent, model=args.model,
                       settings=settings, started=started, finished=now(), **extra)
 
