@@ -64,9 +64,8 @@ def _squash(text: str | None) -> str:
 
 def _message_text(action: Action) -> str:
     """The message an action sends (an ask without text says what it asks for)."""
-    text = action.text or ("Please provide: " + ", ".join(action.variables or [])
+    return action.text or ("Please provide: " + ", ".join(action.variables or [])
                            if action.kind == "ask" else "")
-    return _squash(text)
 
 
 def static_tool_cap(sop) -> int:
@@ -219,7 +218,7 @@ class Orchestrator(NodeActions):
         """This message is the third same one in a row (user replies between do not count)."""
         if action.kind not in ("say", "ask"):
             return False
-        text, same = _message_text(action), 1
+        text, same = _squash(_message_text(action)), 1
         for event in reversed(self.trace.events):
             if event.type in ("user", "guardrail", "note"):
                 continue
@@ -231,7 +230,7 @@ class Orchestrator(NodeActions):
         return False
 
     def _stop_repeating(self, action: Action) -> None:
-        text = action.text or _message_text(action)
+        text = _message_text(action)
         self._emit(action.kind, node=self.node_id, text=text, variables=action.variables)
         self.transcript.append({"role": "agent", "text": text})
         self._emit("note", node=self.node_id, text=f"The agent sent the same message "

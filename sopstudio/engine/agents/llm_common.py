@@ -78,7 +78,8 @@ def conversation(ctx: AgentContext, names: FunctionNames) -> list[dict]:
             messages.append({"role": "user", "content": event.text or ""})
         elif event.type == "tool_call":
             call_id = f"call_{event.index}"
-            messages.append({"role": "assistant", "content": None, "tool_calls": [{
+            # "" not None: some servers (llama-cpp-python) require a string
+            messages.append({"role": "assistant", "content": "", "tool_calls": [{
                 "id": call_id, "type": "function",
                 "function": {"name": names.model_name(event.tool or ""),
                              "arguments": json.dumps(event.arguments or {})}}]})
