@@ -50,7 +50,7 @@ def ensure_llm_venv() -> Path:
     return LLM_PY
 
 
-SAMPLES = ("listing_blocked", "email_update")
+SAMPLES = ("listing_blocked", "brand_approval")
 MODES = ("off", "auto", "strict", "spa")
 MODEL = "smollm2-135m"
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..guardrails import GUARDRAILS
+from ..schema_check import schema_errors
 from ..guidance import ASK as NEED_ASK, CALL, FINISH as NEED_FINISH, HALT, MODES, SAY, Needs
 from ..prompts import dpa_prompt, render
 from .base import Action, AgentContext, finish, halt
@@ -63,8 +64,11 @@ class DpaAgent:
     def next_action(self, ctx: AgentContext) -> Action:
         names = FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
         messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
-        functions = tool_functions(ctx.tools, names) + control_functions(ctx)
+        guided = self.guidance != "off" and ctx.needs is not None
+        functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
         functions, choice = guide(functions, ctx.needs, names, self.guidance)
+        if guided:
+            functions = [ground_choices(f, ctx.variables) for f in functions]
         reply = ask_model(self.client, messages, functions, choice)
         wanted = [v for v in ctx.node.ask if v not in ctx.variables]
         controls = {ASK: lambda a: ask_values(a, wanted),
@@ -95,6 +99,40 @@ def guide(functions: list[dict], needs: Needs | None, names: FunctionNames,
     return offered, {"type": "function", "function": {"name": named}}
 
 
+SCALARS = {"string": str, "number": (int, float), "integer": int}
+
+
+def ground_choices(function: dict, known: dict) -> dict:
+    """Guided, a scalar parameter of an SOP tool may only take a known value that fits its
+    schema: the grounding guardrail's rule applied while the model writes the call (a server
+    with grammar-constrained decoding then cannot run off into an invented value). The model
+    still chooses among the known values; a parameter with no known candidate is left free."""
+    name = function["function"]["name"]
+    parameters = function["function"].get("parameters") or {}
+    if name in CONTROLS or not parameters.get("properties"):
+        return function
+    properties = {}
+    for param, schema in parameters["properties"].items():
+        candidates = _candidates(schema, known, param) if isinstance(schema, dict) else []
+        properties[param] = {**schema, "enum": candidates} if candidates else schema
+    return {"type": "function", "function": {**function["function"],
+                                             "parameters": {**parameters,
+                                                            "properties": properties}}}
+
+
+def _candidates(schema: dict, known: dict, param: str) -> list:
+    """Known values that fit the schema, the same-named one first (the SOP's binding)."""
+    kind = SCALARS.get(schema.get("type"))
+    if kind is None or "enum" in schema:
+        return []
+    found = []
+    for _, value in sorted(known.items(), key=lambda item: item[0] != param):
+        if isinstance(value, kind) and not isinstance(value, bool) and value not in found \
+                and not schema_errors(value, schema, "value"):
+            found.append(value)
+    return found
+
+
 def _function_name(move: str, names: FunctionNames) -> str:
     if move.startswith(CALL):
         return names.model_name(move[len(CALL):])
@@ -116,6 +154,12 @@ def node_prompt(ctx: AgentContext) -> str:
     return render(dpa_prompt(ctx.sop, ctx.node), ctx.variables)
 
 
+def _describe(ctx: AgentContext, name: str) -> str:
+    var = ctx.sop.variable(name)
+    text = var.description if var is not None and var.description else name
+    return f"{name} ({text})" if text != name else name
+
+
 def value_schema(ctx: AgentContext, name: str) -> dict:
     var = ctx.sop.variable(name)
     if var is None:
@@ -128,22 +172,32 @@ def value_schema(ctx: AgentContext, name: str) -> dict:
     return schema
 
 
-def control_functions(ctx: AgentContext) -> list[dict]:
+def control_functions(ctx: AgentContext, guided: bool = False) -> list[dict]:
+    """ask_user, finish_step, stop_conversation for this node. Guided, they are narrowed to
+    what the node still needs: ask_user names the values to collect, finish_step takes only
+    values not known yet (none left: no argument to write)."""
     askable = list(dict.fromkeys([*ctx.node.ask, *(p for t in ctx.tools
                                                     for p in t.parameter_names())]))
+    collect = list(ctx.needs.collect) if guided and ctx.needs is not None else []
     variables: dict = {"type": "array", "items": {"type": "string"},
                        "description": "names of the values asked for"}
-    if askable:
-        variables["items"]["enum"] = askable
+    if collect or askable:
+        variables["items"]["enum"] = collect or askable
+    question: dict = {"type": "string"}
+    if collect:
+        question["description"] = "a question asking the user for " + "; ".join(
+            _describe(ctx, name) for name in collect)
     settable = list(dict.fromkeys(ctx.node.ask))  # the orchestrator refuses any other name
+    if guided:
+        settable = [n for n in settable if n not in ctx.variables]
     return [
         function_tool(ASK, "Ask the user a question to obtain information.", {
             "type": "object", "required": ["question"],
-            "properties": {"question": {"type": "string"}, "variables": variables}}),
+            "properties": {"question": question, "variables": variables}}),
         function_tool(FINISH, "The work of this step is done; the system moves on.", {
             "type": "object", "properties": {"values": {
                 "type": "object", "description": "values learned from the conversation",
-                "properties": {n: value_schema(ctx, n) for n in settable}}}}),
+                "properties": {n: value_schema(ctx, n) for n in settable}}} if settable else {}}),
         function_tool(STOP, "Stop the conversation (required information is unavailable).", {
             "type": "object", "required": ["reason", "message"],
             "properties": {"reason": {"type": "string", "enum": ["blocked", "user_request"]},
