@@ -62,6 +62,14 @@ def test_each_turn_offers_and_names_the_one_legal_function(mode):
     assert [offered(r) for r in server.requests] == [[name] for name in expected]
     assert [named(r) for r in server.requests] == expected
     assert tools.calls == {"lookup_order": 1, "issue_refund": 1}
+    # the model writes the argument, choosing among the known values that fit the schema
+    lookup = server.requests[1]["tools"][0]["function"]["parameters"]["properties"]
+    assert lookup["order_id"]["enum"] == ["ORD-123"]
+    refund = server.requests[3]["tools"][0]["function"]["parameters"]["properties"]
+    assert refund["amount"]["enum"] == [42.5] and refund["order_id"]["enum"] == ["ORD-123"]
+    # nothing left to collect: finish_step has no argument to write
+    assert server.requests[2]["tools"][0]["function"]["parameters"] == {"type": "object",
+                                                                       "properties": {}}
 
 
 def test_off_offers_every_function_of_the_node_and_names_none():
@@ -70,6 +78,8 @@ def test_off_offers_every_function_of_the_node_and_names_none():
     assert trace.outcome == "resolved"
     assert offered(server.requests[0]) == ["lookup_order", *CONTROLS]
     assert all("tool_choice" not in r for r in server.requests)
+    assert "enum" not in server.requests[1]["tools"][0]["function"]["parameters"][
+        "properties"]["order_id"]
 
 
 def test_after_a_failed_call_auto_names_nothing_and_strict_names_the_retry():
