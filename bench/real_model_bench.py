@@ -8,7 +8,8 @@ Then it serves the model on 127.0.0.1 (llama-cpp-python's OpenAI-compatible serv
 chatml-function-calling, n_ctx 4096, a free port), runs the DPA with guidance off / auto / strict
 and the SPA on the correct scenario of every covering journey of two samples (scripted user,
 mocked tools), and prints per sample and mode: runs that reach an end node, TSR, UJCS, tool
-executions outside the current node (engine.audit), prompt tokens per model call (the server's
+executions outside the current node (DPA: executed in a node that does not hold the tool; SPA,
+which has no current node: engine.audit), prompt tokens per model call (the server's
 usage figures) and seconds per model call. Options: --samples a,b  --modes off,auto,strict,spa
 --limit N (journeys per sample)  --max-turns N  --setup-only.
 
@@ -115,7 +116,6 @@ class Timed:
 def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns: int) -> dict:
     from sopstudio.core.io import load_sop
     from sopstudio.engine.agents import make_agent
-    from sopstudio.engine.audit import audit_trace
     from sopstudio.engine.compiled import CompiledSop
     from sopstudio.engine.metrics import run_metrics, summarize
     from sopstudio.engine.runner import orchestrator_for
@@ -134,7 +134,7 @@ def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns
         trace = orchestrator.run()
         rows.append(run_metrics(trace, scenario))
         ends += trace.end_node is not None
-        outside += sum(1 for v in audit_trace(cs, trace) if v.get("code") == "tool-not-in-node")
+        outside += outside_node(cs, trace, static=mode == "spa")
         seconds += timed.seconds
         tokens += timed.prompt_tokens
         outcomes.append(f"{trace.outcome}:{trace.end_node or '-'}")
@@ -145,6 +145,17 @@ def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns
             "prompt_tokens_per_call": statistics.mean(tokens) if tokens else None,
             "seconds_per_call": statistics.mean(seconds) if seconds else None,
             "outcomes": outcomes}
+
+
+def outside_node(cs, trace, static: bool) -> int:
+    """Tool executions outside the current node. DPA: executed calls whose tool is not one of
+    the node it was executed in (the orchestrator refuses those, so this checks the door). SPA,
+    never confined to a node: the audit's judgement against the oracle's position."""
+    if static:
+        from sopstudio.engine.audit import audit_trace
+        return sum(1 for v in audit_trace(cs, trace) if v.get("code") == "tool-not-in-node")
+    return sum(1 for e in trace.events if e.type == "tool_call"
+               and e.tool not in cs.nodes[e.node].node.tools)
 
 
 def print_table(results: list[dict]) -> None:
