@@ -29,7 +29,7 @@ time that happens in a run the action carries a note for the trace.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .guardrails import GUARDRAILS
 from ..schema_check import schema_errors
@@ -99,10 +99,11 @@ def guide(functions: list[dict], needs: Needs | None, names: FunctionNames,
     return offered, {"type": "function", "function": {"name": named}}
 
 
-SCALARS = {"string": str, "number": (int, float), "integer": int}
+SCALARS: dict[str, type | tuple[type, ...]] = {"string": str, "number": (int, float),
+                                                "integer": int}
 
 
-def ground_choices(function: dict, known: dict) -> dict:
+def ground_choices(function: dict, known: Mapping[str, Any]) -> dict:
     """Guided, a scalar parameter of an SOP tool may only take a known value that fits its
     schema: the grounding guardrail's rule applied while the model writes the call (a server
     with grammar-constrained decoding then cannot run off into an invented value). The model
@@ -120,9 +121,9 @@ def ground_choices(function: dict, known: dict) -> dict:
                                                             "properties": properties}}}
 
 
-def _candidates(schema: dict, known: dict, param: str) -> list:
+def _candidates(schema: dict, known: Mapping[str, Any], param: str) -> list:
     """Known values that fit the schema, the same-named one first (the SOP's binding)."""
-    kind = SCALARS.get(schema.get("type"))
+    kind = SCALARS.get(str(schema.get("type")))
     if kind is None or "enum" in schema:
         return []
     found = []
