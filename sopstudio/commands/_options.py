@@ -80,10 +80,21 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def runnable(sop, path: str):
+    """The SOP as it runs: its sub-SOPs (read next to `path`) inlined (core/subflows.py)."""
+    from ..core.subflows import SubflowError, SubflowLoader, expand
+    from ._common import UnreadableFile
+    try:
+        return expand(sop, SubflowLoader(path))
+    except SubflowError as error:
+        raise UnreadableFile(f"{path}: {error}") from None
+
+
 def warn_if_invalid(sop, path: str) -> None:
-    from ..core.validate import ERROR, has_errors, validate
     """One stderr line when the SOP has validation errors: its results may mean little."""
-    issues = validate(sop)
+    from ..core.subflows import SubflowLoader
+    from ..core.validate import ERROR, has_errors, validate
+    issues = validate(sop, SubflowLoader(path))
     if has_errors(issues):
         errors = sum(1 for issue in issues if issue.severity == ERROR)
         print(f"warning: {path} has {errors} validation error{'s' * (errors != 1)} (run "

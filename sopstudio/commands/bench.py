@@ -20,7 +20,7 @@ from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
-from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
+from ._options import (runnable, add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, positive_int, run_settings,
                        warn_if_invalid)
 
@@ -49,6 +49,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     sop = load_or_exit(args.file)
     warn_if_invalid(sop, args.file)
+    sop = runnable(sop, args.file)
     cs = CompiledSop(sop)
     scenarios = _csv_scenarios(args, cs) if args.csv or args.mapping else generate(cs)
     if args.limit is not None:

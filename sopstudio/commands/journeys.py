@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..core.journeys import JourneyGraph
 from ..core.journeys_cover import cover
 from ._common import load_or_exit, print_json
-from ._options import positive_int
+from ._options import positive_int, runnable
 
 NAME = "journeys"
 HELP = "count journeys exactly, list them in BFS order, compute an edge-covering set"
@@ -27,7 +27,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    graph = JourneyGraph(load_or_exit(args.file))
+    graph = JourneyGraph(runnable(load_or_exit(args.file), args.file))
     count = graph.count()
     hide_list = args.count or (args.cover and not args.json)
     listed = [] if hide_list else [j.to_dict() for j in graph.iter_journeys(args.limit)]

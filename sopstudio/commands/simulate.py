@@ -16,7 +16,7 @@ from ..engine.render import EventRenderer
 from ..engine.scenarios import SCENARIO_TYPES
 from ..engine.session import SimulationSession, agent_factory, nth_journey, scenario_for
 from ._common import load_or_exit, print_json
-from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
+from ._options import (runnable, add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
@@ -41,6 +41,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     sop = load_or_exit(args.file)
     warn_if_invalid(sop, args.file)
+    sop = runnable(sop, args.file)
     cs = CompiledSop(sop)
     journey, scenario = _pick(args, cs, sop)
     with open_store_unless(args) as store:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..core.subflows import SubflowLoader
 from ..core.validate import ERROR, Issue, has_errors, validate
 from ._common import UnreadableFile, load_or_exit, print_json
 
@@ -25,7 +26,7 @@ def run(args) -> int:
         if args.json:  # scripts reading stdout get the reason too; stderr has the usual line
             print_json({"error": str(error), "issues": []})
         raise
-    issues = validate(sop)
+    issues = validate(sop, SubflowLoader(args.file))
     if args.json:
         print_json({"issues": [issue.to_dict() for issue in issues]})
     else:

@@ -69,6 +69,9 @@ class CompiledSop:
         self.outputs = {o.name: o for t in sop.tools for o in t.outputs}
         self.edges: dict[str, CEdge] = {}
         self.nodes: dict[str, CNode] = {n.id: self._compile_node(n) for n in sop.nodes}
+        # Nodes inlined from a sub-SOP (core/subflows.py) carry their nesting level.
+        self.levels: dict[str, int] = {n.id: level for n in sop.nodes
+                                       if isinstance(level := getattr(n, "level", None), int)}
         for edge in sop.edges:
             cedge = self._compile_edge(edge)
             self.edges[edge.id] = cedge

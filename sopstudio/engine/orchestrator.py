@@ -171,12 +171,21 @@ class Orchestrator:
     # -- machinery --------------------------------------------------------------------------
     def _emit(self, kind: str, **fields) -> Event:
         event = Event(kind, index=len(self.trace.events), **fields)
+        if self.compiled.levels:
+            self._mark_level(event)
         self.trace.events.append(event)
         self.visit.append(event)
         self.pending.append(event)
         if kind in TURN_EVENTS:
             self.trace.turns += 1
         return event
+
+    def _mark_level(self, event: Event) -> None:
+        """An event inside a sub-SOP carries its level (DESIGN §9); its node id is the child's
+        id qualified by the subflow node (`verify/ask_customer`, see core/subflows.py)."""
+        level = self.compiled.levels.get(event.node or "")
+        if level:
+            event.level = level
 
     def _advance(self) -> None:
         if not self.started:

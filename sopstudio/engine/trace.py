@@ -46,6 +46,7 @@ class Event:
     outcome: str | None = None
     action: dict | None = None
     operator: dict | None = None
+    level: int | None = None  # inside a sub-SOP: 1 for a child, 2 for a grandchild...
     index: int = 0
 
     def to_dict(self) -> dict:

@@ -10,11 +10,13 @@ issues keep the order the checks found them in (document order).
 from __future__ import annotations
 
 from ..model import SOP
+from ..subflows import SubflowLoader
 from .context import build_context
 from .coverage import check_coverage
 from .dataflow import check_dataflow
 from .expressions import MAX_EXPRESSION_LENGTH, check_expressions
 from .issue import CODES, ERROR, WARNING, Issue
+from .subflows import check_subflows
 from .structure import check_counters, check_structure
 from .usage import check_usage
 
@@ -22,8 +24,10 @@ __all__ = ["validate", "Issue", "CODES", "ERROR", "WARNING", "MAX_EXPRESSION_LEN
            "has_errors"]
 
 
-def validate(sop: SOP) -> list[Issue]:
+def validate(sop: SOP, subflows: SubflowLoader | None = None) -> list[Issue]:
+    """`subflows` reads the children of subflow nodes (needs the file's path)."""
     ctx = build_context(sop)
+    check_subflows(ctx, subflows)
     check_structure(ctx)
     check_expressions(ctx)
     check_counters(ctx)

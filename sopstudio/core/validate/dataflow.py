@@ -85,7 +85,9 @@ def _producers(ctx: Context) -> dict[str, list[str]]:
 def _gen(ctx: Context, node: Node, names: _Names) -> tuple[int, int]:
     """(set on success edges, set on failure edges) by the node itself."""
     outputs = [o.name for tool in ctx.node_tools(node) for o in tool.outputs]
-    success = names.mask([*node.ask, *outputs, *node.set])
+    # A subflow node leaves with `<id>.outcome` set by the child's end (core/subflows.py).
+    child = [node.id] if node.kind == "subflow" else []
+    success = names.mask([*node.ask, *outputs, *node.set, *child])
     return success, names.mask([*node.ask, *FAILURE_NAMES])
 
 
