@@ -54,13 +54,15 @@ def add_turn_limit(parser) -> None:
                         help=f"stop a run after N messages (default {DEFAULT_MAX_TURNS})")
 
 
-def agent_options(args) -> dict:
-    if args.agent == "scripted":
+def agent_options(args, agent: str | None = None) -> dict:
+    """Constructor options of `agent` (default: the `--agent` chosen) from the arguments."""
+    agent = agent or args.agent
+    if agent == "scripted":
         return {}
     pairs = (("model", args.model), ("base_url", args.base_url),
              ("context_tokens", getattr(args, "context_tokens", None)))
     options = {k: v for k, v in pairs if v}
-    if args.agent == "dpa":
+    if agent == "dpa":
         options["guidance"] = getattr(args, "guidance", None) or "auto"
     return options
 
@@ -71,9 +73,10 @@ def add_store_arguments(parser) -> None:
                         help="do not store the run(s) in the database")
 
 
-def run_settings(args, **extra) -> dict:
+def run_settings(args, agent: str | None = None, **extra) -> dict:
     """What the store keeps about how a run was made (secrets are stripped by the store)."""
-    return {"agent": args.agent, **agent_options(args), **extra}
+    agent = agent or args.agent
+    return {"agent": agent, **agent_options(args, agent), **extra}
 
 
 def now() -> datetime:

@@ -9,6 +9,7 @@ error line and no metrics.
 
 from __future__ import annotations
 
+import argparse
 import os
 
 from ..core.inputs import InputError, read_text
@@ -33,7 +34,11 @@ COLUMNS = tuple(zip(("ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr", "tsr"
 def add_arguments(parser) -> None:
     parser.add_argument("file", help="the .sop.json file")
     parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
-                        help="scripted (default), dpa or spa")
+                        help="the agent (default scripted)")
+    parser.add_argument("--agents", type=agent_list,
+                        help="compare agents on the same scenarios: a comma-separated list "
+                             f"of {', '.join(AGENT_KINDS)} (one table; --json: one metrics "
+                             "object per agent)")
     add_model_arguments(parser)
     add_turn_limit(parser)
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
@@ -46,6 +51,16 @@ def add_arguments(parser) -> None:
     add_store_arguments(parser)
 
 
+def agent_list(text: str) -> list[str]:
+    """argparse type: comma-separated agent names, each known, none twice."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in AGENT_KINDS]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(f"unknown agent(s) {', '.join(unknown) or '(none)'}; "
+                                         f"choose from {', '.join(AGENT_KINDS)}")
+    return list(dict.fromkeys(names))
+
+
 def run(args) -> int:
     sop = load_or_exit(args.file)
     warn_if_invalid(sop, args.file)
@@ -54,22 +69,64 @@ def run(args) -> int:
     scenarios = _csv_scenarios(args, cs) if args.csv or args.mapping else generate(cs)
     if args.limit is not None:
         scenarios = scenarios[:args.limit]
-    options = agent_options(args)
+    agents = args.agents or [args.agent]
     from ..engine.agents import make_agent
-    make_agent(args.agent, cs, **options)  # fail fast, one clear line, before any thread starts
+    for agent in agents:  # fail fast, one clear line, before any thread starts
+        make_agent(agent, cs, **agent_options(args, agent))
     # The store opens before the batch: a bad --db fails now, not after a long LLM batch.
     # A model that cannot be reached raises out of run_batch: nothing is stored or printed.
+    reports = {}
     with open_store_unless(args) as store:
-        started = now()
-        result = run_batch(cs, scenarios, lambda c: make_agent(args.agent, c, **options),
-                           workers=args.workers, max_turns=args.max_turns)
-        run_ids = _store_batch(store, args, sop, result, started)
-    data = _report(cs, scenarios, result, run_ids)
-    if args.json:
-        print_json(data)
+        for agent in agents:
+            reports[agent] = _bench_one(store, args, agent, sop, cs, scenarios)
+    if args.agents:
+        _print_comparison(args, scenarios, reports)
+    elif args.json:
+        print_json(reports[args.agent])
     else:
-        _print_report(args, data)
+        _print_report(args, reports[args.agent])
     return 0
+
+
+def _bench_one(store, args, agent: str, sop, cs, scenarios) -> dict:
+    from ..engine.agents import make_agent
+    options = agent_options(args, agent)
+    started = now()
+    result = run_batch(cs, scenarios, lambda c: make_agent(agent, c, **options),
+                       workers=args.workers, max_turns=args.max_turns)
+    run_ids = _store_batch(store, args, agent, sop, result, started)
+    return _report(cs, scenarios, result, run_ids)
+
+
+def _print_comparison(args, scenarios, reports: dict) -> None:
+    """One table: per scenario type, one row per agent (DESIGN §9 `--agents`)."""
+    if args.json:
+        print_json({"scenarios": len(scenarios),
+                    "agents": [{"agent": agent, "metrics": report["metrics"],
+                                "coverage": report["coverage"], "errors": report["errors"],
+                                "run_ids": report["run_ids"]}
+                               for agent, report in reports.items()]})
+        return
+    print(f"{len(scenarios)} scenarios, agents {', '.join(reports)}")
+    for line in comparison_table({a: r["metrics"] for a, r in reports.items()}):
+        print(line)
+    for agent, report in reports.items():
+        for error in report["errors"]:
+            print(f"{agent}: failed run {error}")
+        if report["run_ids"]:
+            ids = report["run_ids"]
+            print(f"{agent}: stored {len(ids)} runs (ids {ids[0]}-{ids[-1]})")
+
+
+def comparison_table(by_agent: dict[str, dict]) -> list[str]:
+    """Rows `type agent metrics...`, types in the order overall, correct, missing, failing."""
+    first = next(iter(by_agent.values()))
+    types = ["overall", *first["by_type"]]
+    rows = [(kind, agent, metrics["overall"] if kind == "overall" else
+             metrics["by_type"].get(kind, {})) for kind in types
+            for agent, metrics in by_agent.items()]
+    return _table([(kind, agent) for kind, agent, _ in rows], [m for _, _, m in rows],
+                  ("type", "agent"))
 
 
 def _csv_scenarios(args, cs) -> list:
@@ -114,14 +171,23 @@ def _print_report(args, data: dict) -> None:
 def metrics_table(metrics: dict) -> list[str]:
     """The overall and per-type metrics as aligned text rows (a heading first)."""
     rows = [("overall", metrics["overall"]), *metrics["by_type"].items()]
-    width = max(len("type"), *(len(name) for name, _ in rows))
+    return _table([(name,) for name, _ in rows], [m for _, m in rows], ("type",))
+
+
+def _table(labels: list[tuple], rows: list[dict], heads: tuple) -> list[str]:
+    widths = [max(len(head), *(len(label[i]) for label in labels))
+              for i, head in enumerate(heads)]
     headings = [h for h, _ in COLUMNS] + ["runs", "unrealized"]
     cells = [max(5, len(h)) for h in headings]
-    lines = [" ".join([f"{'type':<{width}}"] + [f"{h:>{c}}" for h, c in zip(headings, cells)])]
-    for name, m in rows:
+
+    def line(first: tuple, values: list[str]) -> str:
+        return " ".join([f"{text:<{w}}" for text, w in zip(first, widths)]
+                        + [f"{v:>{c}}" for v, c in zip(values, cells)])
+    lines = [line(heads, headings)]
+    for label, m in zip(labels, rows):
         values = [_rate(m.get(key)) for _, key in COLUMNS]
         values += [str(m.get("runs", 0)), str(m.get("unrealized", 0))]
-        lines.append(" ".join([f"{name:<{width}}"] + [f"{v:>{c}}" for v, c in zip(values, cells)]))
+        lines.append(line(label, values))
     return lines
 
 
@@ -129,11 +195,11 @@ def _rate(value) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def _store_batch(store, args, sop, result, started) -> list[int]:
+def _store_batch(store, args, agent: str, sop, result, started) -> list[int]:
     if store is None:
         return []
     from ..store.traces import save_batch
-    return save_batch(store, sop, result, args.agent, model=args.model,
-                      settings=run_settings(args, workers=args.workers,
+    return save_batch(store, sop, result, agent, model=args.model,
+                      settings=run_settings(args, agent, workers=args.workers,
                                             max_turns=args.max_turns),
                       started=started, finished=now())
