@@ -496,12 +496,33 @@ class Orchestrator:
             return
         run_sets(cnode, self.variables)
         chosen = choose_success(cnode, self.variables)
+        if action.branch is not None:
+            chosen = self._branch_choice(action.branch, cnode, chosen)
         if not chosen:
             self._grace(NO_MATCHING_EDGE, no_branch_text(cnode, self.variables))
             return
         if len(chosen) > 1:
             self.branches.append(list(reversed(chosen[1:])))
         self._follow(chosen[0])
+
+    def _branch_choice(self, branch: str, cnode, chosen: list[CEdge]) -> list[CEdge]:
+        """An agent that picks the branch itself (SOP-Agent): its choice is followed when it
+        names a success edge of the node, else the conditions decide. Both are reported: a note
+        event (`edge` = the agent's choice, `code` branch-agree / branch-disagree, the text
+        names what the conditions say) and counts in the trace's meta."""
+        by_id = {cedge.id: cedge for cedge in cnode.success}
+        said = chosen[0].id if chosen else None
+        agree = branch == said
+        meta = self.trace.meta
+        meta["branch_choices"] = meta.get("branch_choices", 0) + 1
+        meta["branch_agreements"] = meta.get("branch_agreements", 0) + int(agree)
+        valid = branch in by_id
+        self._emit("note", node=self.node_id, edge=branch,
+                   code="branch-agree" if agree else "branch-disagree",
+                   text=f"branch: the agent chose {branch}"
+                        + ("" if valid else " (not an edge of this node: ignored)")
+                        + f"; the conditions choose {said or 'none'}")
+        return [by_id[branch]] if valid else chosen
 
     def _finish_static(self, action: Action) -> None:
         node = self.compiled.nodes.get(action.end_node or "")

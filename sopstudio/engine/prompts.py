@@ -178,3 +178,53 @@ def known_text(variables: Mapping[str, Any]) -> str:
 def render(template: str, variables: Mapping[str, Any]) -> str:
     """A prompt template with its placeholders filled for a run's known values."""
     return template.replace(KNOWN, known_text(variables))
+
+
+# -- SOP-Agent (branch choice) and ReAct (SOP-Bench baseline) ----------------------------------
+BRANCH_FUNCTION = "choose_branch"
+
+
+def branch_prompt(sop: SOP, node: Node) -> str:
+    """SOP-Agent §3.3: the conditions of the node's branches as a structural prompt; the model
+    answers by calling `choose_branch` with one edge id (template, placeholder `KNOWN`)."""
+    lines = []
+    for edge in sop.out_edges(node.id):
+        if edge.on != "success":
+            continue
+        target = sop.node(edge.target)
+        goal = (target.title or target.id) if target is not None else edge.target
+        condition = "otherwise" if edge.is_else else (f"IF {edge.when}" if edge.when
+                                                      else "always")
+        lines.append(f"- {edge.id}: {condition} -> {goal}"
+                     + (f" ({edge.label})" if edge.label else ""))
+    return "\n\n".join([
+        f"You follow the procedure \"{sop.title or sop.id}\". The step "
+        f"\"{node.title or node.id}\" is done; choose the branch to take next.",
+        "Branches (id: condition -> next step):\n" + "\n".join(lines),
+        "Known information:\n" + KNOWN,
+        f"Call {BRANCH_FUNCTION} with the id of the first branch whose condition holds for the "
+        "known information (\"otherwise\" when none does)."])
+
+
+REACT_FORMAT = """Use this format, one action per reply:
+Thought: what to do next, following the procedure
+Action: one of [{actions}]
+Action Input: a JSON object with the action's arguments
+
+After an Action you receive "Observation: ..." with its result. To talk to the customer, reply
+"Final Answer: <message>" instead of an Action. Actions besides the tools:
+- ask_user {{"question": "...", "variables": ["name", ...]}}: ask the customer for information;
+- finish {{"end_section": "<id of the final section reached>"}}: the procedure is complete;
+- stop {{"reason": "blocked", "message": "..."}}: required information cannot be obtained."""
+
+
+def react_prompt(sop: SOP) -> str:
+    """SOP-Bench's ReAct baseline: the whole SOP, the tools with their parameters, and the
+    Thought/Action/Observation protocol (template, placeholder `KNOWN`)."""
+    tools = "\n".join(f"- {t.name}: {t.description or t.name} parameters: "
+                      f"{json.dumps(t.parameters.get('properties') or {})}" for t in sop.tools)
+    actions = ", ".join([*(t.name for t in sop.tools), "ask_user", "finish", "stop"])
+    return "\n\n".join([
+        f"You are an agent executing the standard operating procedure \"{sop.title or sop.id}\".",
+        "Procedure:\n" + _sections(sop), "Tools:\n" + (tools or "(none)"),
+        REACT_FORMAT.format(actions=actions), "Known information:\n" + KNOWN])

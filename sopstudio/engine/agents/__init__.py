@@ -15,7 +15,9 @@ from .scripted import ScriptedAgent
 
 # name -> (module in this package, class), imported lazily; the scripted agent is built in.
 AGENTS: dict[str, tuple[str, str] | None] = {"scripted": None, "dpa": ("dpa", "DpaAgent"),
-                                              "spa": ("spa", "SpaAgent")}
+                                              "spa": ("spa", "SpaAgent"),
+                                              "sop-agent": ("sop_agent", "SopAgent"),
+                                              "react": ("react", "ReactAgent")}
 AGENT_KINDS: tuple[str, ...] = tuple(AGENTS)  # the one list of agent names (CLI, GUI)
 
 

@@ -79,6 +79,7 @@ class Action:
     end_node: str | None = None
     handover: bool | None = None  # a say that hands the turn to the user (chat agents)
     note: str | None = None       # a remark for the trace, emitted before the action
+    branch: str | None = None     # finish: the edge the agent chose (SOP-Agent), see orchestrator
     raw: Any = None  # the model output it came from (kept in the trace for replay/debugging)
 
     def to_dict(self) -> dict:
