@@ -228,3 +228,27 @@ def react_prompt(sop: SOP) -> str:
         f"You are an agent executing the standard operating procedure \"{sop.title or sop.id}\".",
         "Procedure:\n" + _sections(sop), "Tools:\n" + (tools or "(none)"),
         REACT_FORMAT.format(actions=actions), "Known information:\n" + KNOWN])
+
+
+# -- Agent-S (state tracking + action selection) ------------------------------------------------
+STATE_FUNCTION = "update_state"
+STATE = "{tracked_state}"  # placeholder of the Agent-S action prompt: the tracked state as JSON
+
+
+def agent_s_state_prompt(sop: SOP, node: Node) -> str:
+    """Agent-S's state-tracking call: read the conversation and execution memory, report the
+    values the customer gave for this step and whether the step is complete (template)."""
+    wanted = "\n".join(_describe(sop, name) for name in node.ask) or "(nothing to collect)"
+    return "\n\n".join([
+        f"You track the state of the procedure \"{sop.title or sop.id}\" at the step "
+        f"\"{node.title or node.id}\".",
+        "Values this step collects from the customer:\n" + wanted,
+        "Known information:\n" + KNOWN,
+        f"Call {STATE_FUNCTION} with the values the customer has stated in the conversation "
+        "(never guess one) and whether the work of this step is complete."])
+
+
+def agent_s_action_prompt(sop: SOP, node: Node) -> str:
+    """Agent-S's action-selection call: the step's prompt plus the tracked state (template,
+    placeholders `KNOWN` and `STATE`)."""
+    return dpa_prompt(sop, node) + "\n\nTracked state (from the state tracker):\n" + STATE

@@ -17,7 +17,8 @@ from .scripted import ScriptedAgent
 AGENTS: dict[str, tuple[str, str] | None] = {"scripted": None, "dpa": ("dpa", "DpaAgent"),
                                               "spa": ("spa", "SpaAgent"),
                                               "sop-agent": ("sop_agent", "SopAgent"),
-                                              "react": ("react", "ReactAgent")}
+                                              "react": ("react", "ReactAgent"),
+                                              "agent-s": ("agent_s", "AgentSAgent")}
 AGENT_KINDS: tuple[str, ...] = tuple(AGENTS)  # the one list of agent names (CLI, GUI)
 
 
