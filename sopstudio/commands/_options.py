@@ -62,7 +62,7 @@ def agent_options(args, agent: str | None = None) -> dict:
     pairs = (("model", args.model), ("base_url", args.base_url),
              ("context_tokens", getattr(args, "context_tokens", None)))
     options = {k: v for k, v in pairs if v}
-    if agent in ("dpa", "sop-agent"):  # the DPA and its subclass take guidance
+    if agent in ("dpa", "sop-agent", "marco"):  # the DPA and its subclasses take guidance
         options["guidance"] = getattr(args, "guidance", None) or "auto"
     return options
 

@@ -252,3 +252,19 @@ def agent_s_action_prompt(sop: SOP, node: Node) -> str:
     """Agent-S's action-selection call: the step's prompt plus the tracked state (template,
     placeholders `KNOWN` and `STATE`)."""
     return dpa_prompt(sop, node) + "\n\nTracked state (from the state tracker):\n" + STATE
+
+
+# -- MARCO (intent classification) --------------------------------------------------------------
+INTENT_FUNCTION = "classify_intent"
+OUT_OF_DOMAIN = "out_of_domain"
+
+
+def marco_intent_prompt(sop: SOP, entries: list[tuple[str, str]]) -> str:
+    """MARCO's intent classifier: route the customer's request to one of the procedure's
+    sub-procedures (`entries`: (id, description)), or out of domain."""
+    listed = "\n".join(f"- {entry}: {text}" for entry, text in entries)
+    return "\n\n".join([
+        f"You classify the intent of a customer of \"{sop.title or sop.id}\".",
+        "Sub-procedures (id: what it handles):\n" + listed,
+        f"Call {INTENT_FUNCTION} with the id of the sub-procedure that handles the customer's "
+        f"request, or {OUT_OF_DOMAIN} when none does (a request outside this service)."])

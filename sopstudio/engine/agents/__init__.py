@@ -18,7 +18,8 @@ AGENTS: dict[str, tuple[str, str] | None] = {"scripted": None, "dpa": ("dpa", "D
                                               "spa": ("spa", "SpaAgent"),
                                               "sop-agent": ("sop_agent", "SopAgent"),
                                               "react": ("react", "ReactAgent"),
-                                              "agent-s": ("agent_s", "AgentSAgent")}
+                                              "agent-s": ("agent_s", "AgentSAgent"),
+                                              "marco": ("marco", "MarcoAgent")}
 AGENT_KINDS: tuple[str, ...] = tuple(AGENTS)  # the one list of agent names (CLI, GUI)
 
 
