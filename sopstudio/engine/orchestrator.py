@@ -111,6 +111,7 @@ class Orchestrator:
                  user_override: UserOverride | None = None, meta: dict | None = None,
                  recorded: RecordedInputs | None = None):
         self.compiled, self.sop, self.agent, self.user = compiled, compiled.sop, agent, user
+        self.levels = compiled.levels  # sub-SOP nesting of inlined nodes (empty: no subflows)
         self.tools = tools or MockTools(compiled.tools)
         self.rng = random.Random(seed)
         self.max_turns, self.max_events, self.max_rejections = max_turns, max_events, max_rejections
@@ -171,7 +172,7 @@ class Orchestrator:
     # -- machinery --------------------------------------------------------------------------
     def _emit(self, kind: str, **fields) -> Event:
         event = Event(kind, index=len(self.trace.events), **fields)
-        if self.compiled.levels:
+        if self.levels:
             self._mark_level(event)
         self.trace.events.append(event)
         self.visit.append(event)
@@ -183,7 +184,7 @@ class Orchestrator:
     def _mark_level(self, event: Event) -> None:
         """An event inside a sub-SOP carries its level (DESIGN §9); its node id is the child's
         id qualified by the subflow node (`verify/ask_customer`, see core/subflows.py)."""
-        level = self.compiled.levels.get(event.node or "")
+        level = self.levels.get(event.node or "")
         if level:
             event.level = level
 
