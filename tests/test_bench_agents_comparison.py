@@ -43,3 +43,21 @@ def test_unknown_agent_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as stop:
         cli(["bench", PARENT, "--agents", "scripted,nope"])
     assert stop.value.code == 2 and "unknown agent(s) nope" in capsys.readouterr().err
+
+
+def test_agent_s_takes_the_store_library_as_its_action_repository(capsys, monkeypatch, tmp_path):
+    """The library's tools are retrieved (top-k by description) beside the SOP's own."""
+    from sopstudio.core.model import Tool
+    from sopstudio.store.store import open_store
+    db = tmp_path / "runs.db"
+    with open_store(db) as store:
+        store.add_tool(Tool(name="lookup_customer_history",
+                            description="look up the customer id history"))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    with FakeLLMServer(handler=lambda body: reply("Hello.")) as server:
+        assert cli(["bench", PARENT, "--agent", "agent-s", "--model", "m", "--base-url",
+                    server.url, "--db", str(db), "--json", "--limit", "1",
+                    "--workers", "1"]) == 0
+    offered = {t["function"]["name"] for r in server.requests for t in r.get("tools", [])}
+    assert "lookup_customer_history" in offered
+    capsys.readouterr()

@@ -91,6 +91,8 @@ def run(args) -> int:
 def _bench_one(store, args, agent: str, sop, cs, scenarios) -> dict:
     from ..engine.agents import make_agent
     options = agent_options(args, agent)
+    if agent == "agent-s" and store is not None:  # the store's tool library: Agent-S's GAR
+        options["repository"] = store.list_tools()
     started = now()
     result = run_batch(cs, scenarios, lambda c: make_agent(agent, c, **options),
                        workers=args.workers, max_turns=args.max_turns)
