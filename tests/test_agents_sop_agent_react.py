@@ -104,3 +104,10 @@ def test_react_malformed_action_input_is_a_reflection():
     assert [e.code for e in trace.events if e.type == "guardrail"] == ["malformed-output"]
     assert "[GUARDRAILS]" in server.requests[1]["messages"][-1]["content"]
     assert trace.outcome == "blocked"
+
+
+def test_react_prompt_export_is_the_prompt_the_agent_sends():
+    from llm_support import refund_sop
+    from sopstudio.engine.prompts import react_prompt
+    from sopstudio.formats import export_sop
+    assert export_sop(refund_sop(), "react-prompt") == react_prompt(refund_sop()) + "\n"

@@ -7,7 +7,7 @@ File ▸ Import, and tests.
 
 Lossless (import(export(sop)) == sop): `json` and `sop-text`. Lossy: `text` (pseudocode),
 `journeybench`, `dot`, `mermaid` (structure, titles and conditions survive), `toolspecs` and
-`openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`.
+`openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`, `react-prompt`.
 Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used).
 """
 
@@ -31,7 +31,8 @@ __all__ = ["import_text", "import_file", "export_sop", "guess_format", "llm_comp
 IMPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
                   "openai-tools", "prose")
 EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
-                  "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts")
+                  "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts",
+                  "react-prompt")
 LOSSLESS_FORMATS = ("json", "sop-text")
 _BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
 _DOT = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b[^{\n]*\{", re.IGNORECASE)
@@ -205,7 +206,8 @@ def export_sop(sop: SOP, fmt: str) -> str | bytes:
                  "mermaid": mermaid.export_mermaid, "toolspecs": toolspecs.export_toolspecs,
                  "openai-tools": toolspecs.export_openai_tools,
                  "spa-prompt": prompts.export_spa_prompt,
-                 "dpa-prompts": prompts.export_dpa_prompts}
+                 "dpa-prompts": prompts.export_dpa_prompts,
+                 "react-prompt": prompts.export_react_prompt}
     if fmt in ("svg", "png"):
         from .graphviz_io import check_drawable, draw
         check_drawable(len(sop.nodes), len(sop.edges), fmt)  # before building a huge graph

@@ -1,4 +1,4 @@
-"""Prompt exports (`export --to spa-prompt | dpa-prompts`): the agents' own prompt templates.
+"""Prompt exports (`export --to spa-prompt | dpa-prompts | react-prompt`): the agents' own prompt templates.
 
 The prompts themselves are built by `engine.prompts`, the module the simulated agents use, so
 what is exported is what was simulated. The templates keep their named placeholders for run-time
@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from ..core.index import SopIndex
 from ..core.model import SOP
-from ..engine.prompts import PLACEHOLDERS, dpa_prompt, ordered_nodes, spa_prompt
+from ..engine.prompts import PLACEHOLDERS, dpa_prompt, ordered_nodes, react_prompt, spa_prompt
 from .jsonutil import dump_json
 from .toolspecs import openai_tool
 
 
 def export_spa_prompt(sop: SOP) -> str:
     return spa_prompt(sop) + "\n"
+
+
+def export_react_prompt(sop: SOP) -> str:
+    """The ReAct baseline's system prompt (agents/react.py), placeholders unfilled."""
+    return react_prompt(sop) + "\n"
 
 
 def export_dpa_prompts(sop: SOP) -> str:
