@@ -95,3 +95,12 @@ def test_child_resolves_relative_to_its_own_file(tmp_path):
     (tmp_path / "refund.sop.json").write_text(json.dumps(data))
     path = tmp_path / "refund.sop.json"
     assert not validate(load_sop(path), SubflowLoader(path))
+
+
+def test_exits_reading_other_values_stay_and_a_true_exit_drops_the_else():
+    from sopstudio.core.subflows import _possible
+    exits = [Edge(id="a", source="s", target="x", when="s.outcome == 'ok' and amount > 3"),
+             Edge(id="b", source="s", target="y", when="s.outcome == 'ok'"),
+             Edge(id="c", source="s", target="z", when="else")]
+    assert [e.id for e in _possible(exits, "s.outcome", "ok")] == ["a", "b"]
+    assert [e.id for e in _possible(exits, "s.outcome", "no")] == ["c"]

@@ -143,21 +143,18 @@ def _possible(exits: list[Edge], name: str, outcome: str) -> list[Edge]:
     values stays; the else exit stays unless an unconditional/true exit comes first."""
     kept: list[Edge] = []
     for edge in exits:
-        if edge.is_else or edge.when is None:
+        if edge.is_else:
             kept.append(edge)
-            if edge.when is None:
-                break
             continue
         try:
-            holds = bool(_expr.parse(edge.when).evaluate({name: outcome}))
+            holds = edge.when is None or bool(_expr.parse(edge.when).evaluate({name: outcome}))
         except _expr.ExprError:
             kept.append(edge)
             continue
-        if holds:
-            kept.append(edge)
+        if holds:  # a true exit is taken first: later ones and the else cannot be
+            kept = [e for e in kept if not e.is_else] + [edge]
             break
-    return [e for e in kept if not e.is_else] + [e for e in kept if e.is_else] \
-        if any(not e.is_else for e in kept) else kept
+    return kept
 
 
 def _copy_node(node: Node, qualify: Callable[[str], str], sub_id: str, level: int) -> Node:
