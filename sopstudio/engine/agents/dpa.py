@@ -63,12 +63,7 @@ class DpaAgent:
 
     def next_action(self, ctx: AgentContext) -> Action:
         names = FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
-        messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
-        guided = self.guidance != "off" and ctx.needs is not None
-        functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
-        functions, choice = guide(functions, ctx.needs, names, self.guidance)
-        if guided:
-            functions = [ground_choices(f, ctx.variables) for f in functions]
+        messages, functions, choice = request(ctx, self.guidance, names)
         reply = ask_model(self.client, messages, functions, choice)
         wanted = [v for v in ctx.node.ask if v not in ctx.variables]
         controls = {ASK: lambda a: ask_values(a, wanted),
@@ -81,6 +76,20 @@ class DpaAgent:
             self._degraded_noted = True
             action.note = reply.note
         return action
+
+
+def request(ctx: AgentContext, guidance: str,
+            names: FunctionNames | None = None) -> tuple[list[dict], list[dict], Any]:
+    """What the DPA sends at this turn: messages, the functions offered, the tool_choice (the
+    GUI's prompt pane shows exactly this)."""
+    names = names or FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
+    messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
+    guided = guidance != "off" and ctx.needs is not None
+    functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
+    functions, choice = guide(functions, ctx.needs, names, guidance)
+    if guided:
+        functions = [ground_choices(f, ctx.variables) for f in functions]
+    return messages, functions, choice
 
 
 def guide(functions: list[dict], needs: Needs | None, names: FunctionNames,
