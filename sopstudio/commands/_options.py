@@ -36,7 +36,7 @@ def http_url(text: str) -> str:
 
 
 def add_model_arguments(parser) -> None:
-    parser.add_argument("--model", help="model name for dpa/spa")
+    parser.add_argument("--model", help="model name for the LLM agents")
     parser.add_argument("--base-url", dest="base_url", type=http_url,
                         help="OpenAI-compatible endpoint (http:// or https://)")
     parser.add_argument("--guidance", choices=GUIDANCE_CHOICES, default="auto",

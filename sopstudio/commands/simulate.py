@@ -28,7 +28,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--journey", type=int, default=0, help="journey number (BFS order)")
     parser.add_argument("--scenario", choices=SCENARIO_TYPES, default="correct")
     parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
-                        help="scripted (default), dpa or spa")
+                        help="the agent (default scripted)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--allow-live", action="store_true",
                         help="tools marked live call their real endpoint (default: mocked)")
