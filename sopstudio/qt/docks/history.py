@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
                                QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 
 
 class HistoryDock(QWidget):
+    restored = Signal()  # a version was restored: the window refreshes every view
+
     def __init__(self, session, store_link, parent=None):
         super().__init__(parent)
         self.session, self.store_link = session, store_link
@@ -80,4 +82,7 @@ class HistoryDock(QWidget):
             return False
         item = self.versions.currentItem()
         label = item.text().split()[0]
-        return self.session.push(ReplaceSOP(old, f"Restore version {label}"))
+        if not self.session.push(ReplaceSOP(old, f"Restore version {label}")):
+            return False
+        self.restored.emit()
+        return True

@@ -1,11 +1,12 @@
 """The problems dock: live validation of the document, debounced, off the GUI thread for big
-graphs; clicking a problem selects and centres its culprit on the canvas."""
+graphs; clicking a problem selects and centres its culprit on the canvas. An undeclared
+variable's problem offers "Declare variable…" in its context menu (the quick fix)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ...core.validate import validate
 from ..canvas import style
@@ -13,11 +14,13 @@ from ..workers import BackgroundRunner
 
 DEBOUNCE_MS = 250
 THREAD_THRESHOLD = 150  # nodes; below this validating inline is faster than a thread hop
+DECLARABLE = ("unknown-variable", "undefined-variable")
 
 
 class ProblemsDock(QWidget):
     issues_ready = Signal(list)
     culprit_chosen = Signal(object, object)  # node id or None, edge id or None
+    declare_requested = Signal(str)  # the quick fix: declare this variable
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -31,6 +34,8 @@ class ProblemsDock(QWidget):
         self.tree.setColumnWidth(2, 560)
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
+        self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tree)
@@ -66,6 +71,7 @@ class ProblemsDock(QWidget):
             colour = style.ERROR if issue.severity == "error" else style.WARNING
             item.setForeground(0, QBrush(colour))
             item.setData(0, Qt.UserRole, (issue.node, issue.edge))
+            item.setData(1, Qt.UserRole, issue)
             self.tree.addTopLevelItem(item)
         self.issues_ready.emit(self.issues)
         self._retitle()
@@ -80,6 +86,25 @@ class ProblemsDock(QWidget):
     def _clicked(self, item, column=0) -> None:
         node, edge = item.data(0, Qt.UserRole)
         self.culprit_chosen.emit(node, edge)
+
+    def quick_fixes(self, issue) -> list[tuple[str, object]]:
+        """(menu text, handler) for the fixes an issue offers."""
+        sop = self.session.sop
+        if issue.code in DECLARABLE and issue.variable and sop.variable(issue.variable) is None:
+            name = issue.variable
+            return [(f"Declare variable ‘{name}’…", lambda: self.declare_requested.emit(name))]
+        return []
+
+    def _context_menu(self, point) -> None:
+        item = self.tree.itemAt(point)
+        fixes = self.quick_fixes(item.data(1, Qt.UserRole)) if item is not None else []
+        if not fixes:
+            return
+        menu = QMenu(self.tree)
+        for text, handler in fixes:
+            menu.addAction(text, handler)
+        menu.popup(self.tree.viewport().mapToGlobal(point))
+        self.menu = menu  # kept for tests (and so it is not collected while shown)
 
     def shutdown(self) -> None:
         self.timer.stop()

@@ -1,4 +1,5 @@
-"""The inspector's forms: the SOP itself, a node, an edge, a tool. Each field is a Binding."""
+"""The inspector's forms: the SOP itself, a node, an edge, a tool, a variable, a knowledge entry.
+Each field is a Binding."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 from pydantic import ValidationError
 
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
-                               QSpinBox, QWidget)
+                               QPushButton, QSpinBox, QWidget)
 
+from ...core.edits import AddVariable, Batch
+from ...core.edits_refactor import RenameTool, RenameVariable, SetTitle
 from ...core.expr import ExprSyntaxError, parse
-from ...core.model import ToolOutput
+from ...core.model import ToolOutput, Variable
 from . import fields as f
 from ..canvas.style import WARNING
 from .condition_edit import ConditionEdit, parse_condition, unknown_names_warning
@@ -35,7 +38,8 @@ class Form(QWidget):
 
     def target(self):
         sop = self.session.sop
-        finder = {"sop": lambda _: sop, "node": sop.node, "edge": sop.edge, "tool": sop.tool}
+        finder = {"sop": lambda _: sop, "node": sop.node, "edge": sop.edge, "tool": sop.tool,
+                  "variable": sop.variable, "knowledge": lambda i: _entry(sop, i)}
         return finder[self.kind](self.ident)
 
     def current_value(self, field):
@@ -57,6 +61,11 @@ class Form(QWidget):
         return True
 
 
+def _entry(sop, index):
+    return sop.knowledge[index] if isinstance(index, int) and 0 <= index < len(
+        sop.knowledge) else None
+
+
 def _text(height=70):
     box = QPlainTextEdit()
     box.setFixedHeight(height)
@@ -74,7 +83,9 @@ class SopForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Title", "title", QLineEdit())
+        self.add("Title", "title", QLineEdit(), make_edit=lambda _, value: SetTitle(value))
+        # The id names the SOP's store history; a new SOP's id follows its title until edited.
+        self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Description", "description", _text(110))
         self.add("Start node", "start", QLineEdit(), parse=f.optional_text, on_finish=True)
 
@@ -92,6 +103,10 @@ class NodeForm(Form):
                  show=f.show_line_list)
         self.add("Ask (comma list)", "ask", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list, on_finish=True)
+        # Quick fix for `unknown-variable`: declare what the node asks for but nobody declared.
+        self.declare = QPushButton()
+        self.declare.clicked.connect(self.declare_missing)
+        self.layout_.addRow("", self.declare)
         self.add("Tools (comma list)", "tools", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list, on_finish=True)
         self.add("Say", "say", _text(60), parse=f.optional_text)
@@ -104,6 +119,28 @@ class NodeForm(Form):
                  show=lambda v: str(v or 0))
         self.add("Branching", "branching", _combo("first", "all"))
         self.add("Outcome (end)", "outcome", QLineEdit(), parse=f.optional_text)
+
+
+    def load(self, ident=None) -> bool:
+        if not super().load(ident):
+            return False
+        missing = self.undeclared()
+        self.declare.setText(f"Declare variable{'s' if len(missing) > 1 else ''} "
+                             f"{', '.join(missing)}")
+        self.declare.setVisible(bool(missing))
+        return True
+
+    def undeclared(self) -> list[str]:
+        node = self.target()
+        sop = self.session.sop
+        return [name for name in dict.fromkeys(node.ask) if sop.variable(name) is None]
+
+    def declare_missing(self) -> bool:
+        missing = self.undeclared()
+        if not missing:
+            return False
+        return self.session.push(Batch([AddVariable(Variable(name=n)) for n in missing],
+                                       f"Declare {', '.join(missing)}"))
 
 
 class EdgeForm(Form):
@@ -145,7 +182,8 @@ class ToolForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True)
+        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True,
+                 make_edit=lambda old, new: RenameTool(old, new))
         self.add("Description", "description", _text(60))
         method = _combo("GET", "POST", "PUT", "PATCH", "DELETE")
         method.setEditable(True)
@@ -157,6 +195,36 @@ class ToolForm(Form):
                  show=show_outputs, on_finish=True)
         self.add("Errors (comma list)", "errors", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list)
+
+
+class VariableForm(Form):
+    """A declared variable; renaming it rewrites every reference (one undoable edit)."""
+
+    kind, key_field = "variable", "name"
+
+    def __init__(self, session, parent=None):
+        super().__init__(session, parent)
+        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True,
+                 make_edit=lambda old, new: RenameVariable(old, new))
+        self.add("Type", "type", _combo("string", "integer", "number", "boolean", "list",
+                                        "object"))
+        self.add("Description", "description", _text(60))
+        self.add("Allowed values (comma list)", "enum", QLineEdit(), parse=parse_enum,
+                 show=show_enum, on_finish=True)
+        self.add("Pattern (regex)", "pattern", QLineEdit(), parse=f.optional_text,
+                 on_finish=True)
+        self.add("Source", "source", _combo("user", "tool", "set"))
+
+
+class KnowledgeForm(Form):
+    """One knowledge entry (a question the agent can answer and its answer)."""
+
+    kind = "knowledge"
+
+    def __init__(self, session, parent=None):
+        super().__init__(session, parent)
+        self.add("Question", "question", _text(60))
+        self.add("Answer", "answer", _text(120))
 
 
 # --- conversions ------------------------------------------------------------------------------
@@ -210,3 +278,18 @@ def parse_outputs(text: str) -> list:
 
 def show_outputs(value) -> str:
     return show_json([o.model_dump(mode="json", exclude_defaults=True) for o in value or []])
+
+
+def parse_enum(text: str):
+    """'a, b, 3' -> ['a', 'b', 3] (numbers and true/false as JSON values); empty -> None."""
+    values = []
+    for part in f.comma_list(text):
+        try:
+            values.append(json.loads(part))
+        except ValueError:
+            values.append(part)
+    return values or None
+
+
+def show_enum(value) -> str:
+    return ", ".join(v if isinstance(v, str) else json.dumps(v) for v in value or [])
