@@ -33,15 +33,20 @@ class DataDock(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(var_box, 3)
         layout.addWidget(know_box, 2)
-        session.changed.connect(lambda change: change.kind in LIST_KINDS or
-                                change.by_kind.keys() & {"variables", "knowledge"}
-                                and self.refresh())
+        session.changed.connect(self._on_changed)
         session.replaced.connect(self.refresh)
         self.refresh()
+
+    def _on_changed(self, change) -> None:
+        if change.by_kind.keys() & set(LIST_KINDS):
+            self.refresh()
 
     def _section(self, title: str, add, delete) -> tuple[QListWidget, QGroupBox]:
         box = QGroupBox(title)
         items = QListWidget()
+        # Long questions end in "…" (their full text is the tooltip), never a sideways scroll.
+        items.setTextElideMode(Qt.ElideRight)
+        items.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         add_button = QPushButton(f"Add {title.lower().rstrip('s')}")
         delete_button = QPushButton("Delete")
         add_button.clicked.connect(add)
@@ -68,6 +73,7 @@ class DataDock(QWidget):
         widget.clear()
         for text, key in rows:
             item = QListWidgetItem(text)
+            item.setToolTip(text)
             item.setData(Qt.UserRole, key)
             widget.addItem(item)
             if key == current:
