@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from sopstudio.core.document import Document
 from sopstudio.core.io import load_sop, save_sop
-from sopstudio.core.model import Edge, Node
+from sopstudio.core.model import Edge
 from sopstudio.qt.autosave import autosave_path
 
 from qt_helpers import make_sop

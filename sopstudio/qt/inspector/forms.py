@@ -8,7 +8,7 @@ import json
 from pydantic import ValidationError
 
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
-                               QPushButton, QSpinBox, QWidget)
+                               QPushButton, QSpinBox, QTabWidget, QWidget)
 
 from ...core.edits import AddVariable, Batch
 from ...core.edits_refactor import RenameTool, RenameVariable, SetTitle
@@ -18,6 +18,7 @@ from . import fields as f
 from ..canvas.style import WARNING
 from .condition_edit import ConditionEdit, parse_condition, unknown_names_warning
 from .names import names_available
+from .tool_tables import OutputsTable, ParametersTable
 
 
 class Form(QWidget):
@@ -189,12 +190,36 @@ class ToolForm(Form):
         method.setEditable(True)
         self.add("Method", "method", method)
         self.add("URL", "url", QLineEdit())
-        self.add("Parameters (JSON Schema)", "parameters", _text(120), parse=parse_schema,
-                 show=show_json, on_finish=True)
-        self.add("Outputs (JSON list)", "outputs", _text(120), parse=parse_outputs,
-                 show=show_outputs, on_finish=True)
         self.add("Errors (comma list)", "errors", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list)
+        self.parameters, self.outputs = ParametersTable(session), OutputsTable(session)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.parameters, "Parameters")
+        self.tabs.addTab(self.outputs, "Outputs")
+        self.tabs.addTab(self._advanced(), "Advanced (JSON)")
+        self.layout_.addRow(self.tabs)
+
+    def _advanced(self) -> QWidget:
+        """The raw JSON Schema of the parameters and the outputs list, for what the tables
+        do not show."""
+        page = QWidget()
+        layout = QFormLayout(page)
+        for label, field, to_value, to_text in (
+                ("Parameters (JSON Schema)", "parameters", parse_schema, show_json),
+                ("Outputs (JSON list)", "outputs", parse_outputs, show_outputs)):
+            binding = f.Binding(self, field, _text(140), parse=to_value, show=to_text,
+                                on_finish=True)
+            self.bindings[field] = binding
+            layout.addRow(QLabel(label))
+            layout.addRow(binding.row())
+        return page
+
+    def load(self, ident=None) -> bool:
+        if not super().load(ident):
+            return False
+        self.parameters.load(ident)
+        self.outputs.load(ident)
+        return True
 
 
 class VariableForm(Form):
