@@ -1,13 +1,18 @@
 """`sopstudio export FILE --to FORMAT -o OUT`: write a .sop.json in another format.
 
 `-o -` writes text formats to standard output. Nothing is written unless the export succeeds.
+A format that cannot carry part of the SOP says what it drops on stderr (`note: FMT drops: ...`,
+from formats.losses, the list the GUI's export dialog shows); an SOP with validation errors is
+exported with a warning.
 """
 
 from __future__ import annotations
 
 import sys
 
+from ..core.validate import validate
 from ..formats import EXPORT_FORMATS, FormatError, export_sop
+from ..formats.losses import losses
 from ..formats.output import write_atomic
 from ._common import load_or_exit
 
@@ -28,6 +33,7 @@ def run(args) -> int:
         raise FormatError("no output path (give a file name with -o, or '-' for standard output)")
     sop = load_or_exit(args.file)
     data = export_sop(sop, args.fmt)
+    _notes(sop, args.file, args.fmt)
     if args.output == "-":
         if isinstance(data, bytes):
             raise FormatError(f"{args.fmt} is binary; give a file name with -o")
@@ -36,3 +42,13 @@ def run(args) -> int:
     write_atomic(args.output, data)
     print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
     return 0
+
+
+def _notes(sop, path: str, fmt: str) -> None:
+    dropped = losses(sop, fmt)
+    if dropped:
+        print(f"note: {fmt} drops: {'; '.join(dropped)}", file=sys.stderr)
+    errors = sum(issue.severity == "error" for issue in validate(sop))
+    if errors:
+        print(f"warning: {path} has {errors} validation error(s); exported anyway "
+              f"(see: sopstudio validate {path})", file=sys.stderr)

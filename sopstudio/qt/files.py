@@ -70,6 +70,15 @@ class FileOps:
         self.session.set_document(Document(result.sop))
         self.window.ensure_layout()
 
+    def export_dialog(self):
+        """File ▸ Export…: the dialog lists what the chosen format drops before writing."""
+        from .export_dialog import ExportDialog
+        dialog = ExportDialog(self.session.sop.model_copy(deep=True), self._folder(), self.window)
+        self.window.export_dialog = dialog  # reachable while open (tests, the screenshot)
+        if dialog.exec():
+            self.window.statusBar().showMessage(f"Exported {dialog.written}", 8000)
+        return dialog
+
     # --- saving -----------------------------------------------------------------------------------
     def save(self) -> bool:
         path = self.session.document.path
