@@ -111,6 +111,9 @@ class MainWindow(QMainWindow):
             signal.connect(lambda *_: self.raise_inspector())
         self.problems.declare_requested.connect(self.data.declare)
         self.history.restored.connect(self.after_restore)
+        # The history lists the versions of the SOP's id: a new id has other versions.
+        self.session.changed.connect(
+            lambda change: "id" in change.by_kind.get("sop", ()) and self.history.refresh())
 
     def reset_side_panes(self) -> None:
         """A new document: nothing of the previous one stays in the diff, chat or run panes."""

@@ -62,7 +62,13 @@ class Binding(QObject):
     def eventFilter(self, watched, event) -> bool:
         kind = event.type()
         if kind == QEvent.KeyPress and event.key() == Qt.Key_Escape:
-            self.revert()
+            # Escape closes an open completion list and nothing else; with none open, it
+            # reverts the field to the stored value.
+            completer = getattr(watched, "completer_", None)
+            if completer is not None and completer.popup().isVisible():
+                completer.popup().hide()
+            else:
+                self.revert()
             return True
         if isinstance(watched, QPlainTextEdit):
             if kind == QEvent.FocusOut:
