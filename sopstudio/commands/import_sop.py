@@ -8,6 +8,7 @@ printed on stderr. Nothing is written unless the import succeeds.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ..core.io import dumps
 from ..core.validate import ERROR, validate
@@ -35,8 +36,10 @@ def run(args) -> int:
     if not args.output.strip():
         raise FormatError("no output path (give the .sop.json to write with -o)")
     complete = _lazy_model(args) if args.fmt == "prose" else None
+    text = None
     if args.src == "-":
-        result = import_text(sys.stdin.read(), args.fmt, "<stdin>", complete)
+        text = sys.stdin.read()
+        result = import_text(text, args.fmt, "<stdin>", complete)
     else:
         result = import_file(args.src, args.fmt, complete)
     write_atomic(args.output, dumps(result.sop))
@@ -44,11 +47,19 @@ def run(args) -> int:
     print(f"imported {args.src} ({result.format}): {len(sop.nodes)} nodes, {len(sop.edges)} "
           f"edges, {len(sop.tools)} tools -> {args.output}")
     errors = sum(issue.severity == ERROR for issue in validate(sop))
-    notes = result.notes + ([f"{errors} validation error{'s' * (errors != 1)} — run sopstudio "
+    notes = result.notes + _review(args.src, text, sop) + ([f"{errors} validation error{'s' * (errors != 1)} — run sopstudio "
                              f"validate {args.output}"] if errors else [])
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return 0
+
+
+def _review(src: str, text: str | None, sop) -> list[str]:
+    """The second look of formats.import_review (the GUI shows the same notes)."""
+    from ..formats.import_review import review
+    if text is None:
+        text = Path(src).read_text(encoding="utf-8", errors="replace")
+    return review(text, sop)
 
 
 def _lazy_model(args):

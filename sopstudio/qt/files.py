@@ -67,8 +67,15 @@ class FileOps:
         except (SopStudioError, OSError, UnicodeDecodeError, ImportError) as problem:
             QMessageBox.warning(self.window, "Cannot import", str(problem))
             return
+        if result.format not in ("json", "sop-text"):
+            # The importer made the id up ("imported-sop"): two imports must not share one.
+            result.sop.id = new_sop_id(result.sop.title or DEFAULT_TITLE)
         self.session.set_document(Document(result.sop))
         self.window.ensure_layout()
+        from ..formats.import_review import review
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        self.window.show_import_notes(result.notes + review(text, result.sop),
+                                      f"{Path(path).name} ({result.format})")
 
     def export_dialog(self):
         """File ▸ Export…: the dialog lists what the chosen format drops before writing."""

@@ -7,7 +7,7 @@ turns gestures into edits, `FileOps` handles files, each dock handles its own pa
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
 
 from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
@@ -111,9 +111,26 @@ class MainWindow(QMainWindow):
             signal.connect(lambda *_: self.raise_inspector())
         self.problems.declare_requested.connect(self.data.declare)
         self.history.restored.connect(self.after_restore)
+        self.editor.import_notes.connect(self.show_import_notes)
         # The history lists the versions of the SOP's id: a new id has other versions.
         self.session.changed.connect(
             lambda change: "id" in change.by_kind.get("sop", ()) and self.history.refresh())
+
+    def show_import_notes(self, notes: list, source: str) -> None:
+        """What an import asks the author to check: a dialog now, Problems rows until dismissed."""
+        self.problems.set_import_notes(notes, source)
+        if not notes:
+            return
+        self.problems_dock.raise_()
+        box = QMessageBox(QMessageBox.Information, "Import notes",
+                          f"The import of {source} made {len(notes)} guess(es) to check. They "
+                          "stay listed in the Problems pane until you dismiss them.",
+                          QMessageBox.Ok, self)
+        box.setDetailedText("\n".join(f"• {note}" for note in notes))
+        box.setInformativeText("\n".join(f"• {note}" for note in notes[:6])
+                               + ("\n…" if len(notes) > 6 else ""))
+        self.import_box = box  # reachable by tests and screenshots
+        box.open()  # not modal to the event loop: the notes can be read beside the canvas
 
     def reset_side_panes(self) -> None:
         """A new document: nothing of the previous one stays in the diff, chat or run panes."""

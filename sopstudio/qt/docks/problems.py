@@ -1,12 +1,15 @@
 """The problems dock: live validation of the document, debounced, off the GUI thread for big
 graphs; clicking a problem selects and centres its culprit on the canvas. An undeclared
-variable's problem offers "Declare variable…" in its context menu (the quick fix)."""
+variable's problem offers "Declare variable…" in its context menu (the quick fix). The notes of
+the last import or paste are listed first, as `note` rows, until dismissed (or another document
+is opened)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush
-from PySide6.QtWidgets import QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
 
 from ...core.validate import validate
 from ..canvas import style
@@ -36,9 +39,23 @@ class ProblemsDock(QWidget):
         self.tree.itemActivated.connect(self._clicked)
         self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._context_menu)
+        self.notes: list[str] = []
+        self.notes_source = ""
+        self.notes_label = QLabel()
+        self.dismiss_button = QPushButton("Dismiss import notes")
+        self.dismiss_button.clicked.connect(self.dismiss_notes)
+        notes_bar = QHBoxLayout()
+        notes_bar.setContentsMargins(4, 0, 4, 0)
+        notes_bar.addWidget(self.notes_label, 1)
+        notes_bar.addWidget(self.dismiss_button)
+        self.notes_bar = QWidget()
+        self.notes_bar.setLayout(notes_bar)
+        self.notes_bar.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.notes_bar)
         layout.addWidget(self.tree)
+        session.replaced.connect(self.dismiss_notes)
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(DEBOUNCE_MS)
@@ -62,9 +79,28 @@ class ProblemsDock(QWidget):
         # The worker gets its own copy: the GUI keeps editing the live document meanwhile.
         self.runner.submit(validate, sop.model_copy(deep=True))
 
+    def set_import_notes(self, notes: list[str], source: str) -> None:
+        """Show what the importer asks the author to check, above the problems."""
+        self.notes, self.notes_source = list(notes), source
+        self.notes_label.setText(f"{len(notes)} import note(s) from {source}: check them, "
+                                 "then dismiss")
+        self.notes_bar.setVisible(bool(notes))
+        self.show_issues(self.issues)
+
+    def dismiss_notes(self) -> None:
+        if self.notes:
+            self.notes = []
+            self.notes_bar.hide()
+            self.show_issues(self.issues)
+
     def show_issues(self, issues: list) -> None:
         self.issues = list(issues)
         self.tree.clear()
+        for note in self.notes:
+            item = QTreeWidgetItem(["note", "import-note", note, self.notes_source])
+            item.setToolTip(2, note)
+            item.setData(0, Qt.UserRole, (None, None))
+            self.tree.addTopLevelItem(item)
         for issue in self.issues:
             where = issue.node or issue.edge or ""
             item = QTreeWidgetItem([issue.severity, issue.code, issue.message, where])
@@ -80,8 +116,9 @@ class ProblemsDock(QWidget):
         dock = self.parentWidget()
         errors = sum(1 for i in self.issues if i.severity == "error")
         warnings = len(self.issues) - errors
+        notes = f", {len(self.notes)} import notes" if self.notes else ""
         if dock is not None and hasattr(dock, "setWindowTitle"):
-            dock.setWindowTitle(f"Problems ({errors} errors, {warnings} warnings)")
+            dock.setWindowTitle(f"Problems ({errors} errors, {warnings} warnings{notes})")
 
     def _clicked(self, item, column=0) -> None:
         node, edge = item.data(0, Qt.UserRole)
@@ -97,7 +134,10 @@ class ProblemsDock(QWidget):
 
     def _context_menu(self, point) -> None:
         item = self.tree.itemAt(point)
-        fixes = self.quick_fixes(item.data(1, Qt.UserRole)) if item is not None else []
+        issue = item.data(1, Qt.UserRole) if item is not None else None
+        fixes = self.quick_fixes(issue) if issue is not None else []
+        if item is not None and item.text(1) == "import-note":
+            fixes = [("Dismiss import notes", self.dismiss_notes)]
         if not fixes:
             return
         menu = QMenu(self.tree)
