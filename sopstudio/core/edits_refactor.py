@@ -184,11 +184,14 @@ def _roots(text: str) -> set[str]:
 
 
 class SetTitle(Planned):
-    """Set the SOP title; an id that still follows the title (a new SOP's default) follows it."""
+    """Set the SOP title; an id that still follows the title (a new SOP's default) follows it.
 
-    def __init__(self, title: str) -> None:
+    `follow_id=False` keeps the id whatever it is (the editor passes it once the SOP has been
+    saved: its id then names a file's history)."""
+
+    def __init__(self, title: str, follow_id: bool = True) -> None:
         super().__init__()
-        self.title = title
+        self.title, self.follow_id = title, follow_id
         self.description = "Edit SOP title"
         self._changes = {"sop": {"title"}}
 
@@ -198,7 +201,7 @@ class SetTitle(Planned):
 
     def plan(self, sop: SOP) -> list[Edit]:
         plan: list[Edit] = [SetAt("sop", None, "title", self.title)]
-        new_id = id_after_retitle(sop.id, sop.title, self.title)
+        new_id = id_after_retitle(sop.id, sop.title, self.title) if self.follow_id else None
         if new_id is not None and new_id != sop.id:
             plan.append(SetAt("sop", None, "id", new_id))
         return plan

@@ -53,6 +53,17 @@ def test_new_gives_a_unique_id_that_follows_the_title(open_main_window, qtbot):
     assert window.session.sop.id == f"password-reset-{suffix}"
 
 
+def test_a_saved_sop_keeps_its_id_when_retitled(open_main_window, qtbot, tmp_path):
+    window = open_main_window(None)
+    form = _sop_form(window)
+    _retype(qtbot, form.bindings["title"].widget, "Alpha", enter=False)
+    assert window.session.sop.id.startswith("alpha-")
+    assert window.files.save_to(tmp_path / "a.sop.json")
+    saved_id = window.session.sop.id
+    _retype(qtbot, form.bindings["title"].widget, "Alpha two", enter=False)
+    assert window.session.sop.id == saved_id  # its history stays its history
+
+
 def test_two_new_sops_keep_separate_histories_and_autosaves(open_main_window, qtbot, tmp_path):
     window = open_main_window(None)
     window.files.new()

@@ -84,8 +84,10 @@ class SopForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Title", "title", QLineEdit(), make_edit=lambda _, value: SetTitle(value))
-        # The id names the SOP's store history; a new SOP's id follows its title until edited.
+        # The id names the SOP's store history; a new SOP's id follows its title until it is
+        # edited or the SOP is saved.
+        self.add("Title", "title", QLineEdit(), make_edit=lambda _, value: SetTitle(
+            value, follow_id=session.document.path is None))
         self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Description", "description", _text(110))
         self.add("Start node", "start", QLineEdit(), parse=f.optional_text, on_finish=True)
