@@ -182,3 +182,22 @@ def test_add_and_edit_variables_and_knowledge_with_the_data_dock(window, qtbot):
     delete = [b for b in data.findChildren(QPushButton) if b.text() == "Delete"]
     qtbot.mouseClick(delete[1], Qt.LeftButton)
     assert window.session.sop.knowledge == []
+
+
+def test_undefined_variable_offers_asking_for_it_where_it_is_read(open_main_window, qtbot,
+                                                                 tmp_path):
+    sop = make_sop()
+    sop.edges[1].when = "status == 'ok' && region == 'eu'"
+    window = open_main_window(Document(sop, tmp_path / "t.sop.json"), size=(1200, 800))
+    dock = window.problems
+    rows = [dock.tree.topLevelItem(i) for i in range(dock.tree.topLevelItemCount())]
+    row = next(r for r in rows if r.text(1) == "undefined-variable" and "region" in r.text(2))
+    dock.tree.customContextMenuRequested.emit(dock.tree.visualItemRect(row).center())
+    texts = [a.text() for a in dock.menu.actions()]
+    assert texts == ["Declare variable ‘region’…", "Ask for ‘region’ at check"]
+    dock.menu.actions()[1].trigger()
+    assert window.session.sop.node("check").ask == ["region"]
+    assert window.session.sop.variable("region") is not None
+    qtbot.waitUntil(lambda: not any(i.variable == "region" for i in dock.issues))
+    window.session.undo_stack.undo()  # one entry
+    assert window.session.sop.variable("region") is None

@@ -11,6 +11,8 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from ...core.edits import AddVariable, Batch, SetField
+from ...core.model import Variable
 from ...core.validate import validate
 from ..canvas import style
 from ..workers import BackgroundRunner
@@ -127,10 +129,26 @@ class ProblemsDock(QWidget):
     def quick_fixes(self, issue) -> list[tuple[str, object]]:
         """(menu text, handler) for the fixes an issue offers."""
         sop = self.session.sop
-        if issue.code in DECLARABLE and issue.variable and sop.variable(issue.variable) is None:
-            name = issue.variable
-            return [(f"Declare variable ‘{name}’…", lambda: self.declare_requested.emit(name))]
-        return []
+        name, fixes = issue.variable, []
+        if issue.code not in DECLARABLE or not name:
+            return fixes
+        if sop.variable(name) is None:
+            fixes.append((f"Declare variable ‘{name}’…", lambda: self.declare_requested.emit(name)))
+        node = sop.node(issue.node) if issue.node else None
+        if issue.code == "undefined-variable" and node is not None and name not in node.ask:
+            # Declaring sets nothing (DESIGN §2): asking for it where it is read does.
+            fixes.append((f"Ask for ‘{name}’ at {node.id}", lambda: self.ask_at(name, node.id)))
+        return fixes
+
+    def ask_at(self, name: str, node_id: str) -> bool:
+        """Declare `name` if needed and ask for it at `node_id`, as one edit."""
+        sop = self.session.sop
+        node = sop.node(node_id)
+        if node is None:
+            return False
+        batch = [] if sop.variable(name) is not None else [AddVariable(Variable(name=name))]
+        batch.append(SetField("node", node_id, "ask", [*node.ask, name]))
+        return self.session.push(Batch(batch, f"Ask for {name} at {node_id}"))
 
     def _context_menu(self, point) -> None:
         item = self.tree.itemAt(point)
