@@ -21,6 +21,7 @@ test: setup
 	@bash resources/system_deps.sh test
 	$(BIN)/ruff check --no-cache .
 	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/mypy --cache-dir /dev/null sopstudio/core sopstudio/store
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2
 
 bench: setup

@@ -10,9 +10,8 @@ error line and no metrics.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from ..core.io import read_error_reason
+from ..core.inputs import InputError, read_text
 from ..core.journeys import JourneyGraph
 from ..engine.agents import AGENT_KINDS
 from ..engine.batch import run_batch
@@ -73,10 +72,10 @@ def run(args) -> int:
 def _csv_scenarios(args, cs) -> list:
     if not (args.csv and args.mapping):
         raise UsageError("--csv and --mapping go together")
-    try:
-        text = Path(args.csv).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UnreadableFile(f"{args.csv}: {read_error_reason(error)}") from None
+    try:  # bounded and UTF-8 checked like every input (core/inputs.py)
+        text = read_text(args.csv)
+    except InputError as error:
+        raise UnreadableFile(f"{args.csv}: {error.detail}") from None
     return scenarios_from_csv(cs, text, load_mapping(args.mapping))
 
 

@@ -1,6 +1,7 @@
 """`sopstudio export FILE --to FORMAT -o OUT`: write a .sop.json in another format.
 
-`-o -` writes text formats to standard output. Nothing is written unless the export succeeds.
+`-o -` writes text formats to standard output (binary ones go to a pipe with `-o /dev/stdout`);
+a device or FIFO is written to, never replaced. Nothing is written unless the export succeeds.
 A format that cannot carry part of the SOP says what it drops on stderr (`note: FMT drops: ...`,
 from formats.losses, the list the GUI's export dialog shows); an SOP with validation errors is
 exported with a warning.
@@ -33,14 +34,13 @@ def run(args) -> int:
         raise FormatError("no output path (give a file name with -o, or '-' for standard output)")
     sop = load_or_exit(args.file)
     data = export_sop(sop, args.fmt)
+    if args.output == "-" and isinstance(data, bytes):
+        raise FormatError(f"{args.fmt} is binary; give a file name with -o (or -o /dev/stdout "
+                          f"into a pipe)")
     _notes(sop, args.file, args.fmt)
-    if args.output == "-":
-        if isinstance(data, bytes):
-            raise FormatError(f"{args.fmt} is binary; give a file name with -o")
-        sys.stdout.write(data)
-        return 0
     write_atomic(args.output, data)
-    print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
+    if args.output != "-":
+        print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
     return 0
 
 

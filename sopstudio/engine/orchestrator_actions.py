@@ -9,11 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from .agents.base import Action
+from .audit import Position
 from .compiled import CEdge, choose_failure, choose_success, run_sets
 from .trace import MemoryEntry
 from .users import UserTurn, is_quit
 
 NO_MATCHING_EDGE = "no-matching-edge"
+NOT_IN_NODE = "tool-not-in-node"
 _MISSING = object()
 
 
@@ -97,6 +99,9 @@ class NodeActions:
         name, arguments = action.tool, dict(action.arguments or {})
         if self._call_bound_reached(name):
             return
+        if not self._door_admits(name):
+            self._refuse_call(name, arguments)
+            return
         self.calls[name] = self.calls.get(name, 0) + 1
         self.trace_calls += 1
         self._emit("tool_call", node=self.node_id, tool=name, arguments=arguments)
@@ -120,6 +125,34 @@ class NodeActions:
             outputs = result.get("outputs") or {}
             self._memory("api_call: " + name, outputs, True)
             self.variables.update(outputs)
+
+    def _door_admits(self, name: str) -> bool:
+        """The single door (DESIGN §6): only a tool bound to the current node executes, whatever
+        the agent. A node-confined agent is at `node_id` (its guardrails already refuse other
+        tools; this check holds even if they are off); a static agent (SPA) is not confined, so
+        its current node is where the SOP is given the run so far (`audit.Position`)."""
+        if not self.static:
+            return name in self.compiled.nodes[self.node_id].node.tools
+        position = getattr(self, "_position", None)
+        if position is None:
+            position = self._position = Position(self.compiled)
+        position.observe(self.trace.events)
+        return position.admit(name)
+
+    def _refuse_call(self, name: str, arguments: dict) -> None:
+        """A call outside the current node: recorded (the tool_call event and the run's tool
+        trace keep the attempt, so audits and metrics still count it as a violation) and
+        answered with the error `tool-not-in-node`, never executed, mocked or live. It counts
+        against the static per-run call cap like any call, so a model insisting cannot loop."""
+        self.trace_calls += 1
+        self._emit("tool_call", node=self.node_id, tool=name, arguments=arguments,
+                   code=NOT_IN_NODE)
+        self.trace.tool_trace.append({"tool": name, "arguments": arguments})
+        result: dict = {"error": NOT_IN_NODE}
+        if self.recorded is not None:  # keep the recording's results in step
+            result = self.recorded.next_result()[0]
+        self._emit("tool_result", node=self.node_id, tool=name, result=result, code=NOT_IN_NODE)
+        self._memory("api_call: " + name, NOT_IN_NODE, False)
 
     def _call_bound_reached(self, name: str) -> bool:
         """Ends the run (grace message) instead of a call beyond the bounds: per node visit, a

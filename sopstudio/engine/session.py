@@ -168,6 +168,8 @@ class SimulationSession:
         self.delivered: list[Event] = []  # events step() has returned (the trace may hold more)
         if self.recorded is not None:
             return replay_orchestrator(self.compiled, self.recorded)
+        if self.scenario is None:
+            raise EngineError("a run that is not a replay needs a scenario")
         checks = getattr(self.live_agent, "checks", None)  # LLM agents' guardrails
         return orchestrator_for(self.compiled, self.scenario, agent, seed=self.seed,
                                 checks=list(checks) if checks else None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..core.model import SOP, Node
+from .base import SopIndex
 from .jsonutil import dump_json
 from .toolspecs import openai_tool
 
@@ -31,17 +32,18 @@ SECTION_INTRO = ("Following contains a description of the node and the logical s
 SEPARATOR = "-" * 5
 
 
-def ordered_nodes(sop: SOP) -> list[Node]:
+def ordered_nodes(sop: SOP, index: SopIndex | None = None) -> list[Node]:
     """Breadth-first from the start, then any node the start does not reach."""
+    index = index or SopIndex(sop)
     order, seen = [], set()
-    queue = deque([sop.start] if sop.start and sop.node(sop.start) else [])
+    queue = deque([sop.start] if sop.start and sop.start in index.nodes else [])
     while queue:
         node_id = queue.popleft()
         if node_id in seen:
             continue
         seen.add(node_id)
-        order.append(sop.node(node_id))
-        queue.extend(e.target for e in sop.out_edges(node_id) if sop.node(e.target))
+        order.append(index.nodes[node_id])
+        queue.extend(e.target for e in index.out_edges(node_id) if e.target in index.nodes)
     return order + [n for n in sop.nodes if n.id not in seen]
 
 
@@ -78,7 +80,7 @@ def _condition(edge) -> str | None:
     return when or None
 
 
-def _gate(sop: SOP, node: Node) -> list[str]:
+def _gate(sop: SopIndex, node: Node) -> list[str]:
     conditions = [c for c in (_condition(e) for e in sop.in_edges(node.id)) if c]
     if not conditions:
         return []
@@ -89,9 +91,10 @@ def _gate(sop: SOP, node: Node) -> list[str]:
 
 def export_spa_prompt(sop: SOP) -> str:
     lines = [FORMAT_GUIDE, ""]
-    for index, node in enumerate(ordered_nodes(sop)):
-        if index:
-            lines += [SEPARATOR] + _gate(sop, node)
+    index = SopIndex(sop)
+    for number, node in enumerate(ordered_nodes(sop, index)):
+        if number:
+            lines += [SEPARATOR] + _gate(index, node)
         lines += [f"Section: {node.title or node.id} [{node.id}]", ""]
         lines += _section(sop, node) + [""]
     tools = [t for t in sop.tools]
@@ -112,10 +115,11 @@ def dpa_prompt(sop: SOP, node: Node) -> str:
 
 def export_dpa_prompts(sop: SOP) -> str:
     nodes = []
-    for node in ordered_nodes(sop):
-        tools = [openai_tool(t) for t in (sop.tool(n) for n in node.tools) if t]
+    index = SopIndex(sop)
+    for node in ordered_nodes(sop, index):
+        tools = [openai_tool(t) for t in (index.tools.get(n) for n in node.tools) if t]
         nodes.append({"id": node.id, "title": node.title, "kind": node.kind,
                       "prompt": dpa_prompt(sop, node), "tools": tools,
                       "transitions": [{"edge": e.id, "target": e.target, "when": e.when,
-                                       "on": e.on} for e in sop.out_edges(node.id)]})
+                                       "on": e.on} for e in index.out_edges(node.id)]})
     return dump_json({"sop": sop.id, "title": sop.title, "start": sop.start, "nodes": nodes})
