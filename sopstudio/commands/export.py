@@ -4,7 +4,7 @@
 a device or FIFO is written to, never replaced. Nothing is written unless the export succeeds.
 A format that cannot carry part of the SOP says what it drops on stderr (`note: FMT drops: ...`,
 from formats.losses, the list the GUI's export dialog shows); an SOP with validation errors is
-exported with a warning.
+exported with a warning. With `-o -` both stay unsaid: the command is then part of a pipe.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def run(args) -> int:
     if args.output == "-" and isinstance(data, bytes):
         raise FormatError(f"{args.fmt} is binary; give a file name with -o (or -o /dev/stdout "
                           f"into a pipe)")
-    _notes(sop, args.file, args.fmt)
+    if args.output != "-":  # `-o -` feeds a pipe and stays quiet (tests/test_safe_writes.py)
+        _notes(sop, args.file, args.fmt)
     write_atomic(args.output, data)
     if args.output != "-":
         print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
