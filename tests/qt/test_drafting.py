@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 from sopstudio.core.document import Document
+from sopstudio.core.edits import SetField
 from sopstudio.core.io import load_sop, save_sop
 from sopstudio.core.model import Edge
 from sopstudio.qt.autosave import autosave_path
@@ -201,3 +202,14 @@ def test_undefined_variable_offers_asking_for_it_where_it_is_read(open_main_wind
     qtbot.waitUntil(lambda: not any(i.variable == "region" for i in dock.issues))
     window.session.undo_stack.undo()  # one entry
     assert window.session.sop.variable("region") is None
+
+
+def test_edge_inspector_offers_asking_for_an_unavailable_name(window, qtbot):
+    window.session.push(SetField("edge", "e2", "when", "status == 'ok' && region == 'eu'"))
+    window.scene.select_ids([], ["e2"])
+    form = window.inspector.form("edge")
+    assert form.ask_fix.isVisibleTo(form) and form.ask_fix.text() == "Ask for ‘region’ at check"
+    qtbot.mouseClick(form.ask_fix, Qt.LeftButton)
+    assert window.session.sop.node("check").ask == ["region"]
+    assert window.session.sop.variable("region") is not None
+    assert not form.ask_fix.isVisibleTo(form)

@@ -11,10 +11,9 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
-from ...core.edits import AddVariable, Batch, SetField
-from ...core.model import Variable
 from ...core.validate import validate
 from ..canvas import style
+from ..inspector import quick_fixes
 from ..workers import BackgroundRunner
 
 DEBOUNCE_MS = 250
@@ -142,13 +141,8 @@ class ProblemsDock(QWidget):
 
     def ask_at(self, name: str, node_id: str) -> bool:
         """Declare `name` if needed and ask for it at `node_id`, as one edit."""
-        sop = self.session.sop
-        node = sop.node(node_id)
-        if node is None:
-            return False
-        batch = [] if sop.variable(name) is not None else [AddVariable(Variable(name=name))]
-        batch.append(SetField("node", node_id, "ask", [*node.ask, name]))
-        return self.session.push(Batch(batch, f"Ask for {name} at {node_id}"))
+        edit = quick_fixes.ask_at(self.session.sop, name, node_id)
+        return edit is not None and self.session.push(edit)
 
     def _context_menu(self, point) -> None:
         item = self.tree.itemAt(point)

@@ -10,11 +10,12 @@ from pydantic import ValidationError
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QPushButton, QSpinBox, QTabWidget, QWidget)
 
-from ...core.edits import AddVariable, Batch
 from ...core.edits_refactor import RenameTool, RenameVariable, SetTitle
+from ...core import expr
 from ...core.expr import ExprSyntaxError, parse
-from ...core.model import ToolOutput, Variable
+from ...core.model import ToolOutput
 from . import fields as f
+from . import quick_fixes
 from ..canvas.style import WARNING
 from .condition_edit import ConditionEdit, parse_condition, unknown_names_warning
 from .names import names_available
@@ -139,11 +140,8 @@ class NodeForm(Form):
         return [name for name in dict.fromkeys(node.ask) if sop.variable(name) is None]
 
     def declare_missing(self) -> bool:
-        missing = self.undeclared()
-        if not missing:
-            return False
-        return self.session.push(Batch([AddVariable(Variable(name=n)) for n in missing],
-                                       f"Declare {', '.join(missing)}"))
+        edit = quick_fixes.declare(self.session.sop, self.undeclared())
+        return edit is not None and self.session.push(edit)
 
 
 class EdgeForm(Form):
@@ -161,6 +159,11 @@ class EdgeForm(Form):
         self.warning.hide()
         self.layout_.addRow("", self.warning)
         self.condition.textChanged.connect(lambda *_: self._check_names())
+        # Quick fix: ask for a name the condition reads where the edge starts.
+        self.ask_fix = QPushButton()
+        self.ask_fix.clicked.connect(self.ask_for_unknown)
+        self.ask_fix.hide()
+        self.layout_.addRow("", self.ask_fix)
         self.add("Label", "label", QLineEdit())
         self.add("On", "on", _combo("success", "failure"))
 
@@ -178,6 +181,31 @@ class EdgeForm(Form):
         text = unknown_names_warning(self.condition.text(), self.condition.names())
         self.warning.setText(text)
         self.warning.setVisible(bool(text))
+        unknown = self.unknown_names()
+        edge = self.target()
+        if unknown and edge is not None:
+            self.ask_fix.setText(f"Ask for ‘{unknown[0]}’ at {edge.source}")
+        self.ask_fix.setVisible(bool(unknown) and edge is not None)
+
+    def unknown_names(self) -> list[str]:
+        """Plain names the stored condition reads that are not available at its source."""
+        edge = self.target()
+        if edge is None or not edge.when or edge.is_else:
+            return []
+        try:
+            read = expr.names_read(edge.when)
+        except expr.ExprError:
+            return []
+        known = set(self.condition.names())
+        return sorted(n for n in read if "." not in n and n not in known)
+
+    def ask_for_unknown(self) -> bool:
+        unknown = self.unknown_names()
+        edge = self.target()
+        if not unknown or edge is None:
+            return False
+        edit = quick_fixes.ask_at(self.session.sop, unknown[0], edge.source)
+        return edit is not None and self.session.push(edit)
 
 
 class ToolForm(Form):
