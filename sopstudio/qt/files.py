@@ -52,6 +52,7 @@ class FileOps:
             QMessageBox.warning(self.window, "Cannot open", str(problem))
             return False
         self.session.set_document(Document(sop, Path(path)))
+        self.window.reset_side_panes()  # nothing of the previous SOP stays in chat or diff
         self._remember(path)
         self.window.autosaver.offer_recovery(self.window)
         return True
@@ -71,6 +72,7 @@ class FileOps:
             # The importer made the id up ("imported-sop"): two imports must not share one.
             result.sop.id = new_sop_id(result.sop.title or DEFAULT_TITLE)
         self.session.set_document(Document(result.sop))
+        self.window.reset_side_panes()
         self.window.ensure_layout()
         from ..formats.import_review import review
         text = Path(path).read_text(encoding="utf-8", errors="replace")
