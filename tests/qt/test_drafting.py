@@ -5,7 +5,8 @@ Data dock, renames as one undo entry, and the Declare quick fixes."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
 
 from sopstudio.core.document import Document
 from sopstudio.core.edits import SetField
@@ -23,6 +24,16 @@ def _retype(qtbot, widget, text: str, enter: bool = True) -> None:
     qtbot.keyClicks(widget, text)
     if enter:
         qtbot.keyClick(widget, Qt.Key_Return)
+
+
+def _right_click(qtbot, tree, row) -> None:
+    """The context-menu event a right-click on the row sends (QTest's right click makes none)."""
+    point = tree.visualItemRect(row).center()
+    qtbot.mouseClick(tree.viewport(), Qt.RightButton, pos=point)
+    QApplication.sendEvent(tree.viewport(), QContextMenuEvent(
+        QContextMenuEvent.Mouse, point, tree.viewport().mapToGlobal(point)))
+    qtbot.waitUntil(lambda: getattr(tree.parentWidget(), "menu", None) is not None
+                    and tree.parentWidget().menu.isVisible())
 
 
 def _sop_form(window):
@@ -121,8 +132,7 @@ def test_declare_quick_fix_from_the_problems_context_menu(open_main_window, qtbo
     dock = window.problems
     rows = [dock.tree.topLevelItem(i) for i in range(dock.tree.topLevelItemCount())]
     row = next(r for r in rows if r.text(1) == "unknown-variable")
-    rect = dock.tree.visualItemRect(row)
-    dock.tree.customContextMenuRequested.emit(rect.center())
+    _right_click(qtbot, dock.tree, row)
     actions = dock.menu.actions()
     assert [a.text() for a in actions] == ["Declare variable ‘account’…"]
     actions[0].trigger()
@@ -193,7 +203,7 @@ def test_undefined_variable_offers_asking_for_it_where_it_is_read(open_main_wind
     dock = window.problems
     rows = [dock.tree.topLevelItem(i) for i in range(dock.tree.topLevelItemCount())]
     row = next(r for r in rows if r.text(1) == "undefined-variable" and "region" in r.text(2))
-    dock.tree.customContextMenuRequested.emit(dock.tree.visualItemRect(row).center())
+    _right_click(qtbot, dock.tree, row)
     texts = [a.text() for a in dock.menu.actions()]
     assert texts == ["Declare variable ‘region’…", "Ask for ‘region’ at check"]
     dock.menu.actions()[1].trigger()
