@@ -1,5 +1,5 @@
-"""The inspector's forms: the SOP itself, a node, an edge, a tool, a variable, a knowledge entry.
-Each field is a Binding."""
+"""The inspector's forms: the SOP itself, a node, an edge, a tool (variables and knowledge
+entries: data_forms.py). Each field is a Binding."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QPushButton, QSpinBox, QTabWidget, QWidget)
 
-from ...core.edits_refactor import RenameTool, RenameVariable, SetTitle
+from ...core.edits_refactor import RenameTool, SetTitle
 from ...core import expr
 from ...core.expr import ExprSyntaxError, parse
 from ...core.model import ToolOutput
@@ -68,13 +68,13 @@ def _entry(sop, index):
         sop.knowledge) else None
 
 
-def _text(height=70):
+def text_box(height=70):
     box = QPlainTextEdit()
     box.setFixedHeight(height)
     return box
 
 
-def _combo(*items):
+def combo(*items):
     box = QComboBox()
     box.addItems(list(items))
     return box
@@ -90,7 +90,7 @@ class SopForm(Form):
         self.add("Title", "title", QLineEdit(), make_edit=lambda _, value: SetTitle(
             value, follow_id=session.document.path is None))
         self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
-        self.add("Description", "description", _text(110))
+        self.add("Description", "description", text_box(110))
         self.add("Start node", "start", QLineEdit(), parse=f.optional_text, on_finish=True)
 
 
@@ -101,9 +101,9 @@ class NodeForm(Form):
         super().__init__(session, parent)
         self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Title", "title", QLineEdit())
-        self.add("Kind", "kind", _combo("task", "end", "subflow"))
-        self.add("Instructions", "instructions", _text(90))
-        self.add("Steps (one a line)", "steps", _text(70), parse=f.line_list,
+        self.add("Kind", "kind", combo("task", "end", "subflow"))
+        self.add("Instructions", "instructions", text_box(90))
+        self.add("Steps (one a line)", "steps", text_box(70), parse=f.line_list,
                  show=f.show_line_list)
         self.add("Ask (comma list)", "ask", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list, on_finish=True)
@@ -113,15 +113,15 @@ class NodeForm(Form):
         self.layout_.addRow("", self.declare)
         self.add("Tools (comma list)", "tools", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list, on_finish=True)
-        self.add("Say", "say", _text(60), parse=f.optional_text)
-        self.add("Set (name = expr)", "set", _text(60), parse=parse_assignments,
+        self.add("Say", "say", text_box(60), parse=f.optional_text)
+        self.add("Set (name = expr)", "set", text_box(60), parse=parse_assignments,
                  show=show_assignments, on_finish=True)
         spin = QSpinBox()
         spin.setRange(0, 99)
         spin.setSpecialValueText("default (3)")
         self.add("Max attempts", "max_attempts", spin, parse=f.optional_count,
                  show=lambda v: str(v or 0))
-        self.add("Branching", "branching", _combo("first", "all"))
+        self.add("Branching", "branching", combo("first", "all"))
         self.add("Outcome (end)", "outcome", QLineEdit(), parse=f.optional_text)
 
 
@@ -165,7 +165,7 @@ class EdgeForm(Form):
         self.ask_fix.hide()
         self.layout_.addRow("", self.ask_fix)
         self.add("Label", "label", QLineEdit())
-        self.add("On", "on", _combo("success", "failure"))
+        self.add("On", "on", combo("success", "failure"))
 
     def load(self, ident=None) -> bool:
         if not super().load(ident):
@@ -215,8 +215,8 @@ class ToolForm(Form):
         super().__init__(session, parent)
         self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True,
                  make_edit=lambda old, new: RenameTool(old, new))
-        self.add("Description", "description", _text(60))
-        method = _combo("GET", "POST", "PUT", "PATCH", "DELETE")
+        self.add("Description", "description", text_box(60))
+        method = combo("GET", "POST", "PUT", "PATCH", "DELETE")
         method.setEditable(True)
         self.add("Method", "method", method)
         self.add("URL", "url", QLineEdit())
@@ -237,7 +237,7 @@ class ToolForm(Form):
         for label, field, to_value, to_text in (
                 ("Parameters (JSON Schema)", "parameters", parse_schema, show_json),
                 ("Outputs (JSON list)", "outputs", parse_outputs, show_outputs)):
-            binding = f.Binding(self, field, _text(140), parse=to_value, show=to_text,
+            binding = f.Binding(self, field, text_box(140), parse=to_value, show=to_text,
                                 on_finish=True)
             self.bindings[field] = binding
             layout.addRow(QLabel(label))
@@ -250,36 +250,6 @@ class ToolForm(Form):
         self.parameters.load(ident)
         self.outputs.load(ident)
         return True
-
-
-class VariableForm(Form):
-    """A declared variable; renaming it rewrites every reference (one undoable edit)."""
-
-    kind, key_field = "variable", "name"
-
-    def __init__(self, session, parent=None):
-        super().__init__(session, parent)
-        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True,
-                 make_edit=lambda old, new: RenameVariable(old, new))
-        self.add("Type", "type", _combo("string", "integer", "number", "boolean", "list",
-                                        "object"))
-        self.add("Description", "description", _text(60))
-        self.add("Allowed values (comma list)", "enum", QLineEdit(), parse=parse_enum,
-                 show=show_enum, on_finish=True)
-        self.add("Pattern (regex)", "pattern", QLineEdit(), parse=f.optional_text,
-                 on_finish=True)
-        self.add("Source", "source", _combo("user", "tool", "set"))
-
-
-class KnowledgeForm(Form):
-    """One knowledge entry (a question the agent can answer and its answer)."""
-
-    kind = "knowledge"
-
-    def __init__(self, session, parent=None):
-        super().__init__(session, parent)
-        self.add("Question", "question", _text(60))
-        self.add("Answer", "answer", _text(120))
 
 
 # --- conversions ------------------------------------------------------------------------------
@@ -334,17 +304,3 @@ def parse_outputs(text: str) -> list:
 def show_outputs(value) -> str:
     return show_json([o.model_dump(mode="json", exclude_defaults=True) for o in value or []])
 
-
-def parse_enum(text: str):
-    """'a, b, 3' -> ['a', 'b', 3] (numbers and true/false as JSON values); empty -> None."""
-    values = []
-    for part in f.comma_list(text):
-        try:
-            values.append(json.loads(part))
-        except ValueError:
-            values.append(part)
-    return values or None
-
-
-def show_enum(value) -> str:
-    return ", ".join(v if isinstance(v, str) else json.dumps(v) for v in value or [])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
-from .forms import EdgeForm, KnowledgeForm, NodeForm, SopForm, ToolForm, VariableForm
+from .data_forms import KnowledgeForm, VariableForm
+from .forms import EdgeForm, NodeForm, SopForm, ToolForm
 
 
 class InspectorPanel(QWidget):
