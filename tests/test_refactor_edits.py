@@ -8,8 +8,8 @@ import pytest
 from sopstudio.cli_main import run
 from sopstudio.core.document import Document, History
 from sopstudio.core.edits import EditError
-from sopstudio.core.edits_refactor import (RenameTool, RenameVariable, SetTitle, rename_name,
-                                           rename_string)
+from sopstudio.core.edits_refactor import (RenameSop, RenameTool, RenameVariable, SetTitle,
+                                           rename_name, rename_string)
 from sopstudio.core.identity import follows_title, new_sop_id, slugify
 from sopstudio.core.io import canonical_json, load_sop, save_sop
 from sopstudio.core.model import SOP, Edge, Knowledge, Node, Tool, Variable
@@ -129,3 +129,16 @@ def test_cli_commit_refuses_then_commits_under_a_new_id(tmp_path, capsys):
     assert load_sop(b).id == "pw-other"
     with open_store(db) as store:
         assert len(store.versions("pw")) == 1 and len(store.versions("pw-other")) == 1
+
+
+def test_rename_sop_moves_self_subflows_along_and_undoes():
+    sop = drafted()
+    sop.nodes.append(Node(id="again", kind="subflow", subflow="pw"))
+    doc = Document(sop)
+    history = History(doc)
+    history.do(RenameSop("pw-2"))
+    assert doc.sop.id == "pw-2" and doc.sop.node("again").subflow == "pw-2"
+    with pytest.raises(EditError, match="letters"):
+        doc.apply(RenameSop("bad id"))
+    history.undo()
+    assert doc.sop.id == "pw" and doc.sop.node("again").subflow == "pw"

@@ -2,7 +2,8 @@
 
 `RenameVariable` renames a declared variable and points every condition, assignment, ask, tool
 argument expression, tool-parameter default mapping and `{name}` placeholder (say, instructions,
-knowledge) at the new name. `RenameTool` renames a tool, its bindings on nodes and the tool name
+knowledge) at the new name. `RenameSop` changes the SOP id (and sub-flow nodes that run this
+SOP). `RenameTool` renames a tool, its bindings on nodes and the tool name
 that failure conditions compare with (`tool == 'old'`). `SetTitle` changes the SOP title and
 carries a still-default id along (core.identity).
 
@@ -24,6 +25,7 @@ from .identity import id_after_retitle
 from .model import SOP
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SOP_ID = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
 def _tokens(text: str) -> list[Token] | None:
@@ -175,6 +177,25 @@ class RenameTool(Planned):
         for i, edge in enumerate(sop.edges):
             if edge.when and not edge.is_else and "tool" in _roots(edge.when):
                 _set_if_changed(plan, "edges", i, edge, "when", rename_string(edge.when, old, new))
+        return plan
+
+
+class RenameSop(Planned):
+    """Give the SOP a new id; nodes that run this SOP as their sub-flow follow it."""
+
+    def __init__(self, new: str) -> None:
+        super().__init__()
+        self.new = new
+        self.description = f"Rename SOP to {new}"
+        self._changes = {"sop": {"id"}}
+
+    def plan(self, sop: SOP) -> list[Edit]:
+        if not isinstance(self.new, str) or not _SOP_ID.match(self.new):
+            raise EditError(f"SOP id {self.new!r}: use letters, digits, _ - and . only")
+        plan: list[Edit] = [SetAt("sop", None, "id", self.new)]
+        for i, node in enumerate(sop.nodes):
+            if node.subflow == sop.id:
+                plan.append(SetAt("nodes", i, "subflow", self.new))
         return plan
 
 

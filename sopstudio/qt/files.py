@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..core.document import Document
-from ..core.edits import SetField
+from ..core.edits_refactor import RenameSop
 from ..core.errors import SopStudioError
 from ..core.identity import DEFAULT_TITLE, new_sop_id
 from ..core.io import load_sop, save_sop
@@ -119,7 +119,7 @@ class FileOps:
         except IdentityConflict as conflict:
             # Another file's history has this id: never merge them; a new id, or no version.
             if self._ask_new_id(conflict) and self.session.push(
-                    SetField("sop", None, "id", new_sop_id(sop.title))):
+                    RenameSop(new_sop_id(sop.title))):
                 return self.save_to(path, message)
             self.window.after_save(None)
             self.window.statusBar().showMessage(f"Saved; no version recorded: {conflict}", 10000)

@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QPushButton, QSpinBox, QTabWidget, QWidget)
 
-from ...core.edits_refactor import RenameTool, SetTitle
+from ...core.edits_refactor import RenameSop, RenameTool, SetTitle
 from ...core import expr
 from ...core.expr import ExprSyntaxError, parse
 from ...core.model import ToolOutput
@@ -89,7 +89,8 @@ class SopForm(Form):
         # edited or the SOP is saved.
         self.add("Title", "title", QLineEdit(), make_edit=lambda _, value: SetTitle(
             value, follow_id=session.document.path is None))
-        self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
+        self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True,
+                 make_edit=lambda _, value: RenameSop(value))
         self.add("Description", "description", text_box(110))
         self.add("Start node", "start", QLineEdit(), parse=f.optional_text, on_finish=True)
 
