@@ -5,7 +5,7 @@ outputs are edited in tables (raw JSON in the Advanced tab)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QLineEdit, QPushButton
 
 from sopstudio.core.document import Document
 from sopstudio.core.edits import AddTool
@@ -111,7 +111,18 @@ def test_parameters_and_outputs_are_edited_in_tables(open_main_window, qtbot, tm
     qtbot.mouseClick(next(b for b in outputs.findChildren(QPushButton)
                           if b.text() == "Add output"), Qt.LeftButton)
     assert [o.name for o in window.session.sop.tool("tool_1").outputs] == ["output_1"]
-    _edit_cell(qtbot, outputs.table, 0, 1, "colour")
+    outputs.table.setCurrentCell(0, 1)
+    qtbot.keyClick(outputs.table, Qt.Key_F2)  # the type is chosen from a list
+    box = next(b for b in outputs.table.findChildren(QComboBox) if b.isVisible())
+    box.setFocus()
+    while box.currentText() != "integer":
+        qtbot.keyClick(box, Qt.Key_Down)
+    qtbot.keyClick(box, Qt.Key_Return)
+    qtbot.waitUntil(lambda: window.session.sop.tool("tool_1").outputs[0].type == "integer")
+    qtbot.mouseClick(next(b for b in outputs.findChildren(QPushButton)
+                          if b.text() == "Add output"), Qt.LeftButton)
+    _edit_cell(qtbot, outputs.table, 1, 0, "output_1")  # a name taken twice is refused
     qtbot.waitUntil(lambda: outputs.error.isVisibleTo(outputs))
-    assert "Unknown type 'colour'" in outputs.error.text()
-    assert window.session.sop.tool("tool_1").outputs[0].type == "string"
+    assert "same name" in outputs.error.text()
+    assert [o.name for o in window.session.sop.tool("tool_1").outputs] == ["output_1",
+                                                                          "output_2"]

@@ -13,8 +13,9 @@ import json
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import (QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QHBoxLayout, QHeaderView, QLabel, QPushButton,
+                               QStyledItemDelegate, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from ...core.edits import SetField
 from ...core.model import ToolOutput
@@ -41,6 +42,21 @@ def _enum_value(text: str) -> list | None:
     return values or None
 
 
+class TypeDelegate(QStyledItemDelegate):
+    """The type cell is edited with a list of the model's value types."""
+
+    def createEditor(self, parent, option, index):
+        box = QComboBox(parent)
+        box.addItems(list(TYPES))
+        return box
+
+    def setEditorData(self, editor, index):
+        editor.setCurrentText(index.data() or "string")
+
+    def setModelData(self, editor, model, index):
+        model.setData(index, editor.currentText())
+
+
 class RowsTable(QWidget):
     """The shared machinery: a table, Add/Remove buttons, an error line, pushing edits."""
 
@@ -58,6 +74,8 @@ class RowsTable(QWidget):
         for wide in ("description", "enum"):  # free text shares what the short columns leave
             header.setSectionResizeMode(self.columns.index(wide), QHeaderView.Stretch)
         self.table.setWordWrap(True)
+        self.types = TypeDelegate(self.table)
+        self.table.setItemDelegateForColumn(self.columns.index("type"), self.types)
         self.table.verticalHeader().hide()
         # Committed once the cell editor has closed: the push reloads the table, which must
         # not happen inside the view's own commit of the editor's data.
