@@ -37,8 +37,10 @@ def run(args) -> int:
     if not args.output.strip():
         raise FormatError("no output path (give the .sop.json to write with -o)")
     complete = _lazy_model(args) if args.fmt == "prose" else None
+    text = None
     if args.src == "-":
-        result = import_text(read_stdin(), args.fmt, "<stdin>", complete)
+        text = read_stdin()
+        result = import_text(text, args.fmt, "<stdin>", complete)
     else:
         result = import_file(args.src, args.fmt, complete)
     write_atomic(args.output, dumps(result.sop))
@@ -47,11 +49,23 @@ def run(args) -> int:
           f"edges, {len(sop.tools)} tools -> {args.output}",
           file=sys.stderr if args.output == "-" else sys.stdout)  # '-': stdout is the SOP
     errors = sum(issue.severity == ERROR for issue in validate(sop))
-    notes = result.notes + ([f"{errors} validation error{'s' * (errors != 1)} — run sopstudio "
-                             f"validate {args.output}"] if errors else [])
+    notes = result.notes + _review(args.src, text, sop) + (
+        [f"{errors} validation error{'s' * (errors != 1)} — run sopstudio validate "
+         f"{args.output}"] if errors else [])
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
     return 0
+
+
+def _review(src: str, text: str | None, sop) -> list[str]:
+    """The second look of formats.import_review (the GUI shows the same notes)."""
+    from ..formats.import_review import review
+    if text is None:
+        try:
+            text = read_text(src)
+        except InputError:
+            return []  # the importer read it a moment ago; nothing more to say
+    return review(text, sop)
 
 
 def _lazy_model(args):
