@@ -1,0 +1,486 @@
+"""Rasa CALM flows (`flows:` YAML, Rasa Pro 3.7+) and the domain's responses and slots, imported
+as one SOP per flow.
+
+Mapping (Rasa's flow-steps reference): `collect` → a node that asks for the slot (its
+`description` becomes the instructions, `utter`/`utter_ask_<slot>` the question, `rejections`
+become a conditional re-ask loop through a node that says the rejection); `action: utter_*` → a
+node that says the response text (from the domain when given, else the response name); a custom
+`action` → a tool of that name, whose outputs are the slots later conditions read and nothing
+else sets; `set_slots` → `set`; `call` → a `kind: "subflow"` node referring to `<flow>.sop.json`;
+`link` → an end that names the linked flow; `noop` → a node with no actions; `next` (a step id,
+`END`, or `if`/`then`/`else` lists with nested steps) → edges. A flow guard (`if:`) becomes a
+first decision. Conditions (pypred: `slots.x`, `context.x`, `and or not is contains matches`,
+comparisons) are translated to our expression language; one that cannot be is kept as written
+(validation flags it as `bad-condition`) and noted. Each node carries a `rasa: <kind> <name>` note
+that the e2e-test reader (engine/scenarios_rasa.py) uses to match `utter` and `action_executed`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.inputs import InputError
+from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from ..core.yaml_input import loads_yaml
+from ._expr import names_read, syntax_error
+from .base import FormatError, ImportResult, quote, snake, unique
+
+END = "END"
+# Rasa's own actions: they run inside Rasa, not as tools the SOP binds.
+BUILTIN_ACTIONS = frozenset((
+    "action_listen", "action_restart", "action_session_start", "action_default_fallback",
+    "action_deactivate_loop", "action_revert_fallback_events", "action_two_stage_fallback",
+    "action_back", "action_unlikely_intent", "action_extract_slots", "action_cancel_flow",
+    "action_clean_stack", "action_correct_flow_slot", "action_run_slot_rejections",
+    "action_trigger_chitchat", "action_trigger_search", "action_block_digressions",
+    "action_continue_digression", "action_hangup", "action_repeat_bot_messages",
+    "action_reset_routing"))
+_SLOT_TYPES = {"text": "string", "bool": "boolean", "float": "number", "categorical": "string",
+               "list": "list", "any": "string"}
+STEP_KINDS = ("collect", "action", "set_slots", "call", "link", "noop")
+
+
+def looks_like(data) -> bool:
+    """A Rasa flows document: a mapping whose `flows` maps flow ids to mappings with `steps`."""
+    flows = data.get("flows") if isinstance(data, dict) else None
+    return isinstance(flows, dict) and bool(flows) and all(
+        isinstance(f, dict) and "steps" in f for f in flows.values())
+
+
+def looks_like_text(text: str) -> bool:
+    """Cheap test on raw text (for format guessing): a top-level `flows:` key."""
+    return re.search(r"^flows:\s*$", text, re.MULTILINE) is not None
+
+
+@dataclass
+class Domain:
+    """What the flows need from a Rasa domain: response texts and slot declarations."""
+
+    responses: dict[str, str] = field(default_factory=dict)
+    slots: dict[str, dict] = field(default_factory=dict)
+
+    def merge(self, other: "Domain") -> None:
+        self.responses.update(other.responses)
+        self.slots.update(other.slots)
+
+
+def load_domain(text: str, source: str) -> Domain:
+    data = _load(text, source) or {}
+    if not isinstance(data, dict):
+        raise FormatError("a Rasa domain is a mapping (responses:, slots:)", source=source)
+    domain = Domain()
+    for name, variants in (data.get("responses") or {}).items():
+        texts = [v.get("text") for v in variants or [] if isinstance(v, dict) and v.get("text")]
+        if texts:
+            domain.responses[str(name)] = str(texts[0])
+    for name, spec in (data.get("slots") or {}).items():
+        domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
+    return domain
+
+
+def _load(text: str, source: str):
+    try:
+        return loads_yaml(text, source)
+    except InputError as error:
+        raise FormatError(error.reason, source=source) from None
+
+
+# --- conditions -------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"""\s*(?:(?P<str>'[^']*'|"[^"]*")|(?P<num>-?\d+(?:\.\d+)?)"""
+                    r"""|(?P<op>==|!=|>=|<=|=|<|>|\(|\)|\{|\}|\[|\]|,)"""
+                    r"""|(?P<word>[A-Za-z_][\w.]*))""")
+_LITERALS = {"true": "true", "false": "false", "null": "null", "none": "null",
+             "undefined": "null", "empty": "''"}
+
+
+def translate_condition(text) -> tuple[str, bool]:
+    """(our expression, True) for a pypred condition, or (the original text, False)."""
+    if isinstance(text, bool):
+        return ("true" if text else "false"), True
+    source = str(text).strip()
+    try:
+        out = _binary_functions(_tokens(source))
+    except ValueError:
+        return source, False
+    result = " ".join(out)
+    return (result, True) if syntax_error(result) is None else (source, False)
+
+
+def _tokens(text: str) -> list[str]:
+    out, pos = [], 0
+    while pos < len(text.rstrip()):
+        match = _TOKEN.match(text, pos)
+        if not match or match.end() == pos:
+            raise ValueError(text[pos:])
+        pos = match.end()
+        kind, value = match.lastgroup, match.group(match.lastgroup)
+        if kind == "str":
+            out.append(quote(value[1:-1]))
+        elif kind == "op":
+            out.append({"=": "==", "{": "[", "}": "]"}.get(value, value))
+        elif kind == "num":
+            out.append(value)
+        else:
+            out.extend(_word(value, out))
+    return out
+
+
+def _word(word: str, before: list[str]) -> list[str]:
+    low = word.lower()
+    if low in ("and", "or", "not", "in", "contains", "matches"):
+        if low == "not" and before and before[-1] == "==":  # `is not`
+            before[-1] = "!="
+            return []
+        return [low]
+    if low == "is":
+        return ["=="]
+    if low in _LITERALS:
+        return [_LITERALS[low]]
+    for prefix in ("slots.", "context."):
+        if word.startswith(prefix):
+            return [word[len(prefix):]]
+    return [word]
+
+
+def _binary_functions(tokens: list[str]) -> list[str]:
+    """`a contains b` → `contains(a, b)`; `a matches 'r'` → `matches(a, 'r')` (pypred infix)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token in ("contains", "matches"):
+            left = _pop_operand(out)
+            right, i = _take_operand(tokens, i + 1)
+            out.append(f"{token}({' '.join(left)}, {' '.join(right)})")
+            continue
+        out.append(token)
+        i += 1
+    return out
+
+
+def _pop_operand(out: list[str]) -> list[str]:
+    if not out:
+        raise ValueError("missing operand")
+    if out[-1] not in (")", "]"):
+        return [out.pop()]
+    depth, k = 0, len(out) - 1
+    while k >= 0:
+        depth += out[k] in (")", "]")
+        depth -= out[k] in ("(", "[")
+        if depth == 0:
+            break
+        k -= 1
+    operand, out[k:] = out[k:], []
+    return operand
+
+
+def _take_operand(tokens: list[str], i: int) -> tuple[list[str], int]:
+    if i >= len(tokens):
+        raise ValueError("missing operand")
+    if tokens[i] not in ("(", "["):
+        return [tokens[i]], i + 1
+    depth, k = 0, i
+    while k < len(tokens):
+        depth += tokens[k] in ("(", "[")
+        depth -= tokens[k] in (")", "]")
+        if depth == 0:
+            return tokens[i:k + 1], k + 1
+        k += 1
+    raise ValueError("unbalanced parentheses")
+
+
+# --- flows --------------------------------------------------------------------------------------
+
+def flows_of(text: str, source: str) -> dict[str, dict]:
+    data = _load(text, source)
+    if not looks_like(data):
+        raise FormatError("not a Rasa flows file (expected a top-level 'flows:' mapping of flow "
+                          "ids to flows with 'steps')", source=source)
+    return {str(k): v for k, v in data["flows"].items()}
+
+
+def import_flows(text: str, source: str, domain: Domain | None = None) -> list[ImportResult]:
+    """One SOP per flow of a flows file (pattern flows included, marked in title/description)."""
+    return [import_flow(flow_id, spec, domain or Domain())
+            for flow_id, spec in flows_of(text, source).items()]
+
+
+def import_rasa(text: str, source: str = "<paste>") -> ImportResult:
+    """The registry's entry: the first flow that is not a pattern (the others are listed)."""
+    results = import_flows(text, source)
+    main = next((r for r in results if not r.sop.id.startswith("pattern_")), results[0])
+    others = [r.sop.id for r in results if r is not main]
+    if others:
+        main.notes.append(f"the file holds {len(results)} flows; imported '{main.sop.id}' "
+                          f"(import to a folder with --from rasa -o DIR for all: "
+                          f"{', '.join(others)})")
+    return main
+
+
+def import_flow(flow_id: str, spec: dict, domain: Domain) -> ImportResult:
+    if not isinstance(spec, dict) or not isinstance(spec.get("steps"), list):
+        raise FormatError(f"flow '{flow_id}': 'steps' must be a list of steps")
+    builder = _FlowBuilder(flow_id, spec, domain)
+    sop = builder.build()
+    return ImportResult(sop, builder.notes, "rasa")
+
+
+class _FlowBuilder:
+    def __init__(self, flow_id: str, spec: dict, domain: Domain):
+        self.flow_id, self.spec, self.domain = flow_id, spec, domain
+        self.nodes: list[Node] = []
+        self.edges: list[Edge] = []
+        self.tools: dict[str, Tool] = {}
+        self.collected: dict[str, Variable] = {}
+        self.set_names: set[str] = set()
+        self.taken: set[str] = set()
+        self.node_of: dict[int, str] = {}   # id(step dict) -> node id
+        self.by_step_id: dict[str, str] = {}
+        self.notes: list[str] = []
+        self.end_id: str | None = None
+
+    def build(self) -> SOP:
+        steps = self.spec["steps"]
+        self._assign(steps)
+        first = self._emit(steps, None) if steps else self._end()
+        start = self._guard(first)
+        self._infer_outputs()
+        pattern = self.flow_id.startswith("pattern_")
+        title = str(self.spec.get("name") or self.flow_id.replace("_", " "))
+        description = str(self.spec.get("description") or "")
+        if pattern:
+            title, description = f"[pattern] {title}", f"Rasa pattern flow. {description}".strip()
+        triggers = [t.get("intent") for t in self.spec.get("nlu_trigger") or []
+                    if isinstance(t, dict)]
+        if triggers:
+            description += " Started by the intents: " + ", ".join(map(str, triggers)) + "."
+        return SOP(id=self.flow_id, title=title, description=description.strip(), start=start,
+                   variables=self._variables(), tools=list(self.tools.values()),
+                   nodes=self.nodes, edges=self.edges)
+
+    # ids first, so `next: <step id>` can point forward
+    def _assign(self, steps) -> None:
+        if not isinstance(steps, list):
+            raise FormatError(f"flow '{self.flow_id}': steps must be a list")
+        for step in steps:
+            if not isinstance(step, dict):
+                raise FormatError(f"flow '{self.flow_id}': a step must be a mapping, got "
+                                  f"{step!r}")
+            node_id = unique(snake(str(step.get("id") or self._default_id(step)), "step"),
+                             self.taken)
+            self.node_of[id(step)] = node_id
+            if step.get("id") is not None:
+                self.by_step_id[str(step["id"])] = node_id
+            for branch in step.get("next") if isinstance(step.get("next"), list) else []:
+                for key in ("then", "else"):
+                    if isinstance(branch, dict) and isinstance(branch.get(key), list):
+                        self._assign(branch[key])
+
+    @staticmethod
+    def _default_id(step: dict) -> str:
+        for kind in ("collect", "action", "call", "link"):
+            if kind in step:
+                return f"{'' if kind == 'action' else kind + '_'}{step[kind]}"
+        return "set_slots" if "set_slots" in step else "noop" if "noop" in step else "step"
+
+    def _emit(self, steps: list, follow: str | None) -> str:
+        """Nodes and edges of a step list; after its last step the flow goes to `follow`
+        (None: the end of the flow). Returns the first node's id."""
+        for index, step in enumerate(steps):
+            default = self.node_of[id(steps[index + 1])] if index + 1 < len(steps) else follow
+            self._step(step, default)
+        return self.node_of[id(steps[0])]
+
+    def _step(self, step: dict, default: str | None) -> None:
+        node_id = self.node_of[id(step)]
+        kind = next((k for k in STEP_KINDS if k in step), None)
+        node = Node(id=node_id)
+        self.nodes.append(node)  # before a collect's rejection nodes
+        if kind == "collect":
+            self._collect(node, step)
+        elif kind == "action":
+            self._action(node, str(step["action"]))
+        elif kind == "set_slots":
+            self._set_slots(node, step["set_slots"])
+        elif kind == "call":
+            node.kind, node.subflow = "subflow", f"{step['call']}.sop.json"
+            node.title, node.notes = f"Call {step['call']}", [f"rasa: call {step['call']}"]
+        elif kind == "link":
+            node.kind, node.outcome = "end", "linked"
+            node.title = f"Link to {step['link']}"
+            node.instructions = f"The conversation continues with the flow '{step['link']}'."
+            node.notes = [f"rasa: link {step['link']}"]
+        elif kind == "noop":
+            node.title, node.notes = "Decide", ["rasa: noop"]
+        else:
+            keys = ", ".join(map(str, step)) or "nothing"
+            node.title, node.notes = "Unsupported step", [f"unsupported Rasa step ({keys})"]
+            self.notes.append(f"step {node_id}: unsupported step kind ({keys}), kept as a note")
+        if node.kind != "end":
+            self._exits(node, step.get("next"), default)
+
+    def _collect(self, node: Node, step: dict) -> None:
+        slot = str(step["collect"])
+        utter = str(step.get("utter") or f"utter_ask_{slot}")
+        node.title, node.ask = f"Collect {slot}", [slot]
+        node.instructions = str(step.get("description") or "")
+        node.say = self.domain.responses.get(utter)
+        node.notes = [f"rasa: collect {slot} {utter}"]
+        if step.get("ask_before_filling"):
+            node.notes.append("ask_before_filling: asked even when the slot is already filled")
+        if step.get("reset_after_flow_ends") is False:
+            node.notes.append("reset_after_flow_ends: false (the slot keeps its value)")
+        self.collected.setdefault(slot, self._variable(slot, str(step.get("description") or "")))
+        for number, rejection in enumerate(step.get("rejections") or [], 1):
+            self._rejection(node, slot, number, rejection)
+
+    def _rejection(self, node: Node, slot: str, number: int, rejection) -> None:
+        """Rasa rejects the value when the condition holds: say why and ask again."""
+        if not isinstance(rejection, dict) or "if" not in rejection:
+            return
+        when = self._condition(rejection["if"], node)
+        reject = Node(id=unique(f"{node.id}_rejected_{number}", self.taken),
+                      title=f"Reject {slot}", notes=[f"rasa: utter {rejection.get('utter', '')}"])
+        utter = str(rejection.get("utter") or "")
+        reject.say = self.domain.responses.get(utter, utter or f"That {slot} is not valid.")
+        self.nodes.append(reject)
+        node.max_attempts = node.max_attempts or 3  # bounds the re-ask loop
+        self._edge(node.id, reject.id, when)
+        self._edge(reject.id, node.id, None)
+
+    def _action(self, node: Node, name: str) -> None:
+        node.title = name
+        if name.startswith("utter_"):
+            node.say = self.domain.responses.get(name, name)
+            node.notes = [f"rasa: utter {name}"]
+            if name not in self.domain.responses:
+                self.notes.append(f"{name}: no domain text (give --domain); the name is said")
+        elif name in BUILTIN_ACTIONS:
+            node.instructions = f"Rasa built-in action {name}."
+            node.notes = [f"rasa: builtin {name}"]
+        else:
+            node.tools = [name]
+            node.notes = [f"rasa: action {name}"]
+            self.tools.setdefault(name, Tool(name=name, description=f"Rasa custom action {name}"))
+
+    def _set_slots(self, node: Node, items) -> None:
+        pairs = items if isinstance(items, list) else [items]
+        node.title, node.notes = "Set slots", ["rasa: set_slots"]
+        for pair in pairs:
+            for name, value in (pair.items() if isinstance(pair, dict) else []):
+                node.set[str(name)] = quote(value)
+                self.set_names.add(str(name))
+
+    def _exits(self, node: Node, nxt, default: str | None) -> None:
+        if nxt is None:
+            self._edge(node.id, self._target(default), None)
+        elif isinstance(nxt, str):
+            self._edge(node.id, self._target(nxt, node), None)
+        elif isinstance(nxt, list):
+            for branch in nxt:
+                self._branch(node, branch)
+        else:
+            raise FormatError(f"flow '{self.flow_id}', step {node.id}: 'next' must be a step "
+                              f"id, END or a list of if/then/else")
+
+    def _branch(self, node: Node, branch) -> None:
+        if not isinstance(branch, dict) or not ("then" in branch or "else" in branch):
+            raise FormatError(f"flow '{self.flow_id}', step {node.id}: each 'next' entry needs "
+                              f"'if' and 'then', or 'else'")
+        is_else = "else" in branch and "if" not in branch
+        target = branch["else"] if is_else else branch.get("then")
+        when = "else" if is_else else self._condition(branch.get("if"), node)
+        if isinstance(target, list):
+            dest = self._emit(target, None) if target else self._end()
+        else:
+            dest = self._target(None if target is None else str(target), node)
+        self._edge(node.id, dest, when)
+
+    def _target(self, name: str | None, node: Node | None = None) -> str:
+        if name is None or name == END:
+            return self._end()
+        if name in self.by_step_id:
+            return self.by_step_id[name]
+        if name in self.node_of.values():
+            return name  # a default successor (already a node id)
+        where = f", step {node.id}" if node else ""
+        raise FormatError(f"flow '{self.flow_id}'{where}: 'next' names no step '{name}'")
+
+    def _condition(self, text, node: Node) -> str:
+        when, ok = translate_condition(text)
+        if not ok:
+            node.notes.append(f"untranslated Rasa condition: {text}")
+            self.notes.append(f"step {node.id}: condition {text!r} kept as written (not in the "
+                              f"expression language; validation flags it)")
+        return when
+
+    def _edge(self, source: str, target: str, when: str | None) -> None:
+        self.edges.append(Edge(id=f"e{len(self.edges) + 1}", source=source, target=target,
+                               when=when))
+
+    def _end(self) -> str:
+        if self.end_id is None:
+            self.end_id = unique("end", self.taken)
+            self.nodes.append(Node(id=self.end_id, kind="end", title="End of flow",
+                                   outcome="resolved", notes=["rasa: end"]))
+        return self.end_id
+
+    def _guard(self, first: str) -> str:
+        guard = self.spec.get("if")
+        if guard is None or guard is True:
+            return first
+        if guard is False:
+            self.notes.append(f"flow '{self.flow_id}' has `if: false`: it starts only by a call "
+                              f"or link")
+            return first
+        node = Node(id=unique("flow_guard", self.taken), title="Flow guard", notes=["rasa: if"])
+        when = self._condition(guard, node)
+        closed = Node(id=unique("not_started", self.taken), kind="end", outcome="not-started",
+                      title="Flow not started (guard false)")
+        self.nodes[:0] = [node, closed]
+        self.edges[:0] = [Edge(id="g1", source=node.id, target=first, when=when),
+                          Edge(id="g2", source=node.id, target=closed.id, when="else")]
+        return node.id
+
+    def _variable(self, name: str, description: str) -> Variable:
+        kind, enum = self._slot_type(name)
+        return Variable(name=name, type=kind, enum=enum, description=description, source="user")
+
+    def _slot_type(self, name: str):
+        spec = self.domain.slots.get(name) or {}
+        values = spec.get("values")
+        return (_SLOT_TYPES.get(str(spec.get("type")), "string"),
+                list(values) if isinstance(values, list) and values else None)
+
+    def _infer_outputs(self) -> None:
+        """A slot read by a condition that no collect or set_slots fills is set by the custom
+        action before it in the flow (Rasa actions return slot events), else asked of the user."""
+        order = {n.id: i for i, n in enumerate(self.nodes)}
+        known = set(self.collected) | self.set_names
+        reads: dict[str, int] = {}
+        for edge in self.edges:
+            for name in names_read(edge.when):
+                reads.setdefault(name, order.get(edge.source, 0))
+        for node in self.nodes:
+            for expression in node.set.values():
+                for name in names_read(expression):
+                    reads.setdefault(name, order[node.id])
+        for name, at in sorted(reads.items(), key=lambda item: item[1]):
+            if name in known:
+                continue
+            tool = next((n.tools[0] for n in reversed(self.nodes[:at + 1]) if n.tools), None)
+            kind, enum = self._slot_type(name)
+            if tool:
+                self.tools[tool].outputs.append(ToolOutput(name=name, type=kind, enum=enum))
+                self.notes.append(f"slot '{name}' taken as an output of action '{tool}'")
+            else:
+                self.collected[name] = Variable(name=name, type=kind, enum=enum, source="user")
+            known.add(name)
+
+    def _variables(self) -> list[Variable]:
+        found = list(self.collected.values())
+        found += [Variable(name=n, source="set", type=self._slot_type(n)[0])
+                  for n in sorted(self.set_names - set(self.collected))]
+        return found
