@@ -81,6 +81,18 @@ def passed(row: dict) -> bool:
     return bool(row.get("tta") and row.get("path") and row.get("correct"))
 
 
+def summary(tests: RasaTests, rows: list[dict]) -> dict:
+    """{"passed", "failed", "not_applicable", "cases": [{"test_case", "result", "reason"?}]}
+    over the batch's per-run metric rows (a run that raised has no row: failed)."""
+    by_id = {row["scenario"]: row for row in rows}
+    cases = [{"test_case": s.id, "result": "passed" if passed(by_id.get(s.id, {})) else "failed"}
+             | ({"reason": "; ".join(s.notes)} if s.notes else {}) for s in tests.scenarios]
+    cases += [dict(item, result="not applicable") for item in tests.not_applicable]
+    count = sum(c["result"] == "passed" for c in cases)
+    return {"passed": count, "failed": len(tests.scenarios) - count,
+            "not_applicable": len(tests.not_applicable), "cases": cases}
+
+
 # --- reading test cases ------------------------------------------------------------------------
 
 def _fixtures(raw) -> dict[str, dict]:

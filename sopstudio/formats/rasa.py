@@ -207,6 +207,28 @@ def import_flows(text: str, source: str, domain: Domain | None = None) -> list[I
             for flow_id, spec in flows_of(text, source).items()]
 
 
+def import_project(sources: list[tuple[str, str]], domain: Domain | None = None
+                   ) -> list[ImportResult]:
+    """Every flow of several YAML files ((source, text) pairs, e.g. a project's data folder).
+    Files that hold a domain (`responses:` / `slots:`) are merged into the domain unless one is
+    given; other YAML files (NLU data, tests, config) are skipped. Flow ids are unique."""
+    flows: dict[str, dict] = {}
+    found = Domain()
+    for source, text in sources:
+        data = _load(text, source)
+        if looks_like(data):
+            for flow_id, spec in data["flows"].items():
+                if str(flow_id) in flows:
+                    raise FormatError(f"flow '{flow_id}' is defined twice", source=source)
+                flows[str(flow_id)] = spec
+        elif isinstance(data, dict) and ("responses" in data or "slots" in data):
+            found.merge(load_domain(text, source))
+    if not flows:
+        raise FormatError("no Rasa flows found (no YAML file with a top-level 'flows:')")
+    use = domain if domain is not None else found
+    return [import_flow(flow_id, spec, use) for flow_id, spec in flows.items()]
+
+
 def import_rasa(text: str, source: str = "<paste>") -> ImportResult:
     """The registry's entry: the first flow that is not a pattern (the others are listed)."""
     results = import_flows(text, source)
@@ -435,8 +457,11 @@ class _FlowBuilder:
             self.notes.append(f"flow '{self.flow_id}' has `if: false`: it starts only by a call "
                               f"or link")
             return first
-        node = Node(id=unique("flow_guard", self.taken), title="Flow guard", notes=["rasa: if"])
+        node = Node(id=unique("flow_guard", self.taken), title="Flow guard", notes=["rasa: if"],
+                    instructions="Rasa starts the flow only when this guard holds; its slots "
+                                 "come from the conversation so far.")
         when = self._condition(guard, node)
+        node.ask = [n for n in names_read(when) if n not in self.collected]  # known beforehand
         closed = Node(id=unique("not_started", self.taken), kind="end", outcome="not-started",
                       title="Flow not started (guard false)")
         self.nodes[:0] = [node, closed]
