@@ -385,7 +385,12 @@ class _FlowBuilder:
         else:
             node.tools = [name]
             node.notes = [f"rasa: action {name}"]
-            self.tools.setdefault(name, Tool(name=name, description=f"Rasa custom action {name}"))
+            tool = self.tools.setdefault(name, Tool(name=name,
+                                                    description=f"Rasa custom action {name}"))
+            # A custom action reads the tracker: the slots collected so far are its inputs.
+            for slot in self.collected:
+                tool.parameters.setdefault("properties", {}).setdefault(
+                    slot, {"type": self.collected[slot].type})
 
     def _set_slots(self, node: Node, items) -> None:
         pairs = items if isinstance(items, list) else [items]
@@ -444,7 +449,7 @@ class _FlowBuilder:
 
     def _end(self) -> str:
         if self.end_id is None:
-            self.end_id = unique("end", self.taken)
+            self.end_id = unique("end_of_flow", self.taken)  # `end` is a Mermaid keyword
             self.nodes.append(Node(id=self.end_id, kind="end", title="End of flow",
                                    outcome="resolved", notes=["rasa: end"]))
         return self.end_id
