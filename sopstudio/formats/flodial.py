@@ -53,8 +53,8 @@ def import_flodial(text: str, source: str = "<paste>") -> ImportResult:
 
 def _node_ids(nodes: dict) -> dict[str, str]:
     taken: set[str] = set()
-    return {key: unique(f"n{snake(str(key), 'x')}_{snake(str(spec.get('label', '')), 'step')}"[:48],
-                        taken) for key, spec in nodes.items()}
+    return {key: unique(snake(f"n{key} {spec.get('label', '')}", "step")[:48], taken)
+            for key, spec in nodes.items()}
 
 
 def _node(sop: SOP, node_id: str, spec: dict, taken: set[str]) -> Node:

@@ -1,0 +1,104 @@
+"""Rasa e2e test cases as scenarios: `bench FLOW --rasa-tests TESTS.yml`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sopstudio.cli_main import run
+from sopstudio.core.io import dumps, load_sop
+from sopstudio.engine.compiled import CompiledSop, EngineError
+from sopstudio.engine.scenarios_rasa import load_tests, scenarios_from_rasa_tests
+
+RASA = Path(__file__).resolve().parent / "fixtures" / "rasa"
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_sops" / "order_return.sop.json"
+TESTS = RASA / "order_return" / "e2e_tests.yml"
+
+
+def _bench(capsys, flow, tests) -> dict:
+    assert run(["bench", str(flow), "--rasa-tests", str(tests), "--no-store", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _tests(sop, text: str):
+    return scenarios_from_rasa_tests(CompiledSop(sop), load_tests(text, "t.yml"))
+
+
+def test_the_imported_sample_passes_its_own_test_cases_and_skips_another_flows(capsys):
+    data = _bench(capsys, SAMPLE, TESTS)
+    tests = data["rasa_tests"]
+    assert (tests["passed"], tests["failed"], tests["not_applicable"]) == (3, 0, 1)
+    skipped = [c for c in tests["cases"] if c["result"] == "not applicable"]
+    assert skipped == [{"test_case": "track_my_order", "result": "not applicable",
+                        "reason": "starts the flow 'track_order'"}]
+    assert data["metrics"]["by_type"]["rasa-e2e"]["tsr"] == 1.0
+
+
+def test_parcel_flow_imported_from_a_folder_passes_three_and_skips_two(tmp_path, capsys):
+    out = tmp_path / "flows"
+    assert run(["import", str(RASA / "parcel"), "--from", "rasa", "-o", str(out)]) == 0
+    capsys.readouterr()
+    data = _bench(capsys, out / "redirect_parcel.sop.json", RASA / "parcel" / "e2e_tests.yml")
+    tests = data["rasa_tests"]
+    assert (tests["passed"], tests["failed"], tests["not_applicable"]) == (3, 0, 2)
+    reasons = {c["test_case"]: c.get("reason") for c in tests["cases"]}
+    assert "utter_goodbye" in reasons["say_goodbye"]
+
+
+def test_stubs_give_tool_responses_and_a_test_specific_stub_wins():
+    found = _tests(load_sop(SAMPLE), TESTS.read_text())
+    by_id = {s.id: s for s in found.scenarios}
+    assert by_id["final_sale_item"].responses["check_return_eligibility"] == [
+        {"outputs": {"return_status": "final_sale"}}]
+    assert by_id["damaged_item_refunded_to_card"].user["seed"] == {
+        "order_id": "ORD12345", "return_reason": "damaged"}
+    assert by_id["final_sale_item"].expected["end_node"] == "end_of_flow"
+
+
+def test_a_flow_that_no_longer_does_what_the_test_says_fails_the_case(tmp_path, capsys):
+    sop = load_sop(SAMPLE)
+    for edge in sop.edges:  # final-sale items now go on to the reason question
+        if edge.when == "return_status == 'final_sale'":
+            edge.target = "ask_reason"
+    changed = tmp_path / "changed.sop.json"
+    changed.write_text(dumps(sop))
+    tests = _bench(capsys, changed, TESTS)["rasa_tests"]
+    assert (tests["passed"], tests["failed"]) == (2, 1)
+    failed = next(c for c in tests["cases"] if c["result"] == "failed")
+    assert failed["test_case"] == "final_sale_item" and "utter_final_sale" in failed["reason"]
+
+
+def test_fixtures_fill_slots_and_a_missing_fixture_is_an_error():
+    sop = load_sop(SAMPLE)
+    text = ("fixtures:\n  - known:\n      - order_id: ORD1\n"
+            "test_cases:\n  - test_case: t\n    fixtures: [known]\n    steps:\n"
+            "      - user: hi\n      - utter: utter_ask_return_reason\n")
+    (scenario,) = _tests(sop, text).scenarios
+    assert scenario.user["seed"] == {"order_id": "ORD1"}
+    with pytest.raises(EngineError, match="no fixture named 'other'"):
+        _tests(sop, text.replace("[known]", "[other]"))
+
+
+def test_unknown_actions_slots_and_texts_make_a_case_not_applicable():
+    sop = load_sop(SAMPLE)
+    cases = {"runs": "      - user: x\n        assertions:\n          - action_executed: act_x\n",
+             "slot": "      - slot_was_set:\n          - loyalty_tier: gold\n",
+             "text": "      - bot: Hello there\n",
+             "builtin": "      - user: x\n        assertions:\n"
+                        "          - action_executed: action_listen\n"}
+    text = "test_cases:\n" + "".join(f"  - test_case: {name}\n    steps:\n{steps}"
+                                     for name, steps in cases.items())
+    found = _tests(sop, text)
+    reasons = {item["test_case"]: item["reason"] for item in found.not_applicable}
+    assert "act_x" in reasons["runs"] and "loyalty_tier" in reasons["slot"]
+    assert "Hello there" in reasons["text"]
+    assert [s.id for s in found.scenarios] == ["builtin"]
+
+
+def test_a_file_without_test_cases_is_one_clear_error(tmp_path, capsys):
+    bad = tmp_path / "t.yml"
+    bad.write_text("stories: []\n")
+    assert run(["bench", str(SAMPLE), "--rasa-tests", str(bad), "--no-store"]) == 1
+    assert "not a Rasa e2e test file" in capsys.readouterr().err
