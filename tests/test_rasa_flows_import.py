@@ -155,3 +155,13 @@ def test_domain_responses_take_the_first_variant_and_slots_their_type():
     assert domain.slots["confirm_redirect"]["type"] == "bool"
     sop = _flows()["redirect_parcel"].sop
     assert {v.name: v.type for v in sop.variables}["confirm_redirect"] == "boolean"
+
+
+def test_stubs_of_test_files_beside_the_flows_give_action_outputs():
+    flows = "flows:\n  f:\n    description: d\n    steps:\n      - action: lookup\n"
+    tests = ("stub_custom_actions:\n  case1::lookup:\n    events:\n      - event: slot\n"
+             "        name: balance\n        value: 10\ntest_cases: []\n")
+    (result,) = import_project([("flows.yml", flows), ("tests.yml", tests)])
+    (tool,) = result.sop.tools
+    assert [o.name for o in tool.outputs] == ["balance"]
+    assert any("its test stub sets it" in note for note in result.notes)

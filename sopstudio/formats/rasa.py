@@ -59,6 +59,8 @@ class Domain:
 
     responses: dict[str, str] = field(default_factory=dict)
     slots: dict[str, dict] = field(default_factory=dict)
+    # action -> slots its e2e-test stubs set (`stub_custom_actions` of test files beside the flows)
+    stubbed: dict[str, list[str]] = field(default_factory=dict)
 
     def merge(self, other: "Domain") -> None:
         self.responses.update(other.responses)
@@ -77,6 +79,19 @@ def load_domain(text: str, source: str) -> Domain:
     for name, spec in (data.get("slots") or {}).items():
         domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
     return domain
+
+
+def stubbed_slots(stubs: dict) -> dict[str, list[str]]:
+    """{action: [slot, ...]} from e2e tests' `stub_custom_actions` (`<test>::<action>` too)."""
+    found: dict[str, list[str]] = {}
+    for key, stub in stubs.items():
+        action = str(key).split("::")[-1]
+        for event in (stub or {}).get("events") or [] if isinstance(stub, dict) else []:
+            if isinstance(event, dict) and event.get("event") == "slot" and event.get("name"):
+                names = found.setdefault(action, [])
+                if str(event["name"]) not in names:
+                    names.append(str(event["name"]))
+    return found
 
 
 def _load(text: str, source: str):
@@ -216,6 +231,8 @@ def import_project(sources: list[tuple[str, str]], domain: Domain | None = None
     found = Domain()
     for source, text in sources:
         data = _load(text, source)
+        if isinstance(data, dict) and isinstance(data.get("stub_custom_actions"), dict):
+            found.stubbed.update(stubbed_slots(data["stub_custom_actions"]))
         if looks_like(data):
             for flow_id, spec in data["flows"].items():
                 if str(flow_id) in flows:
@@ -226,6 +243,7 @@ def import_project(sources: list[tuple[str, str]], domain: Domain | None = None
     if not flows:
         raise FormatError("no Rasa flows found (no YAML file with a top-level 'flows:')")
     use = domain if domain is not None else found
+    use.stubbed = {**found.stubbed, **use.stubbed}
     return [import_flow(flow_id, spec, use) for flow_id, spec in flows.items()]
 
 
@@ -508,6 +526,14 @@ class _FlowBuilder:
             else:
                 self.collected[name] = Variable(name=name, type=kind, enum=enum, source="user")
             known.add(name)
+        for tool in self.tools.values():  # slots the tests' stubs show the action setting
+            have = {o.name for o in tool.outputs}
+            for name in self.domain.stubbed.get(tool.name, []):
+                if name not in have and name not in self.collected:
+                    kind, enum = self._slot_type(name)
+                    tool.outputs.append(ToolOutput(name=name, type=kind, enum=enum))
+                    self.notes.append(f"slot '{name}' taken as an output of action "
+                                      f"'{tool.name}' (its test stub sets it)")
 
     def _variables(self) -> list[Variable]:
         found = list(self.collected.values())
