@@ -8,7 +8,9 @@ File ▸ Import, and tests.
 Lossless (import(export(sop)) == sop): `json` and `sop-text`. Lossy: `text` (pseudocode),
 `journeybench`, `dot`, `mermaid` (structure, titles and conditions survive), `toolspecs` and
 `openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`.
-Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used).
+Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used), `rasa`
+(CALM flows YAML: the first flow here; a folder or every flow through commands/_import_many.py),
+`flodial` and `star` (their JSON shapes are recognised by `looks_like` in their modules).
 """
 
 from __future__ import annotations
