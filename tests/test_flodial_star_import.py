@@ -85,3 +85,14 @@ def test_star_reply_names_give_variables():
     assert variable_of("ask_name") == "name"
     assert variable_of("bank_inform_balance") is None
     assert variable_of("task_asked") is None
+
+
+def test_a_byte_order_mark_changes_nothing():
+    for path, fmt in ((FLODIAL, "flodial"), (STAR, "star")):
+        text = path.read_text()
+        assert import_text("\ufeff" + text, fmt).sop == import_text(text, fmt).sop
+
+
+def test_api_without_star_is_one_clear_error(tmp_path, capsys):
+    code = run(["import", str(FLODIAL), "--api", str(STAR_API), "-o", str(tmp_path / "o.json")])
+    assert code != 0 and "--api goes with --from star" in capsys.readouterr().err

@@ -165,3 +165,8 @@ def test_stubs_of_test_files_beside_the_flows_give_action_outputs():
     (tool,) = result.sop.tools
     assert [o.name for o in tool.outputs] == ["balance"]
     assert any("its test stub sets it" in note for note in result.notes)
+
+
+def test_a_byte_order_mark_changes_nothing():
+    text = (FIXTURES / "flows.yml").read_text()
+    assert import_text("\ufeff" + text, "rasa").sop == import_text(text, "rasa").sop

@@ -19,7 +19,8 @@ from ..formats.output import write_atomic
 from . import _import_many as rasa_folder
 
 NAME = "import"
-HELP = "import an SOP from text, JourneyBench JSON, DOT, Mermaid, tool specs or prose"
+HELP = ("import an SOP from text, JourneyBench JSON, DOT, Mermaid, tool specs, prose, Rasa flows, "
+        "FloDial or STAR")
 
 
 def add_arguments(parser) -> None:
@@ -42,7 +43,11 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     if not args.output.strip():
         raise FormatError("no output path (give the .sop.json to write with -o)")
-    if args.fmt == "rasa" or (args.src != "-" and Path(args.src).is_dir()):
+    if args.domain and args.fmt not in (None, "rasa"):
+        raise FormatError("--domain goes with --from rasa")
+    if args.api and args.fmt != "star":
+        raise FormatError("--api goes with --from star")
+    if args.fmt == "rasa" or args.domain or (args.src != "-" and Path(args.src).is_dir()):
         return rasa_folder.run(args)
     if args.fmt == "star" and args.api:
         return _report(args, rasa_folder.import_star_with_api(args.src, args.api))
