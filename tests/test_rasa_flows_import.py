@@ -31,7 +31,10 @@ def _flows(domain: bool = True) -> dict:
     ("slots.status is \"open\" or not slots.vip", "status == 'open' or not vip"),
     ("context.collect is null", "collect == null"),
     ("slots.tags contains 'urgent'", "contains(tags, 'urgent')"),
-    ("not (slots.tags) contains slots.tag", "not contains(( tags ), tag)"),
+    ("not (slots.tags) contains slots.tag", "not contains((tags), tag)"),
+    ("{'WARN' 'ERR' 'CRIT'} contains slots.level", "contains(['WARN', 'ERR', 'CRIT'], level)"),
+    ("(slots.age > 18 and (slots.consent = \"yes\" or slots.consent = 'y'))",
+     "(age > 18 and (consent == 'yes' or consent == 'y'))"),
     ("slots.amount <= 100.5", "amount <= 100.5"),
     (True, "true"),
 ])
@@ -98,6 +101,16 @@ def test_call_link_guard_and_pattern_flows():
     assert guard == [("call_redirect_parcel", "logged_in"), ("not_started", "else")]
     pattern = flows["pattern_completed"].sop
     assert pattern.title.startswith("[pattern]") and "pattern flow" in pattern.description
+
+
+def test_next_may_list_steps_without_conditions():
+    text = ("flows:\n  f:\n    description: d\n    steps:\n      - collect: name\n"
+            "        next:\n          - collect: age\n          - action: utter_ok\n"
+            "      - action: utter_skipped\n")
+    sop = import_flows(text, "f.yml")[0].sop
+    assert [(e.source, e.target) for e in sop.edges if e.source == "collect_name"] == [
+        ("collect_name", "collect_age")]
+    assert ("collect_age", "utter_ok") in [(e.source, e.target) for e in sop.edges]
 
 
 def test_a_next_to_an_unknown_step_is_one_clear_error():

@@ -116,10 +116,10 @@ def translate_condition(text) -> tuple[str, bool]:
         return ("true" if text else "false"), True
     source = str(text).strip()
     try:
-        out = _binary_functions(_tokens(source))
+        out = _binary_functions(_set_commas(_tokens(source)))
     except ValueError:
         return source, False
-    result = " ".join(out)
+    result = _join(out)
     return (result, True) if syntax_error(result) is None else (source, False)
 
 
@@ -159,6 +159,29 @@ def _word(word: str, before: list[str]) -> list[str]:
     return [word]
 
 
+def _join(tokens: list[str]) -> str:
+    """Tokens as readable text: `(a == 1)`, `['x', 'y']`."""
+    text = ""
+    for token in tokens:
+        if text and not text.endswith(("(", "[")) and token not in (")", "]", ","):
+            text += " "
+        text += token
+    return text
+
+
+def _set_commas(tokens: list[str]) -> list[str]:
+    """pypred sets list their members without commas (`{'WARN' 'ERR'}`): add them."""
+    out: list[str] = []
+    depth = 0
+    for token in tokens:
+        if depth and out and out[-1] not in ("[", ",", "(") and token not in ("]", ",", ")"):
+            out.append(",")
+        out.append(token)
+        depth += token == "["
+        depth -= token == "]"
+    return out
+
+
 def _binary_functions(tokens: list[str]) -> list[str]:
     """`a contains b` → `contains(a, b)`; `a matches 'r'` → `matches(a, 'r')` (pypred infix)."""
     out: list[str] = []
@@ -168,7 +191,7 @@ def _binary_functions(tokens: list[str]) -> list[str]:
         if token in ("contains", "matches"):
             left = _pop_operand(out)
             right, i = _take_operand(tokens, i + 1)
-            out.append(f"{token}({' '.join(left)}, {' '.join(right)})")
+            out.append(f"{token}({_join(left)}, {_join(right)})")
             continue
         out.append(token)
         i += 1
@@ -267,6 +290,10 @@ def import_flow(flow_id: str, spec: dict, domain: Domain) -> ImportResult:
     return ImportResult(sop, builder.notes, "rasa")
 
 
+def _is_step(item) -> bool:
+    return isinstance(item, dict) and any(kind in item for kind in STEP_KINDS)
+
+
 class _FlowBuilder:
     def __init__(self, flow_id: str, spec: dict, domain: Domain):
         self.flow_id, self.spec, self.domain = flow_id, spec, domain
@@ -313,7 +340,11 @@ class _FlowBuilder:
             self.node_of[id(step)] = node_id
             if step.get("id") is not None:
                 self.by_step_id[str(step["id"])] = node_id
-            for branch in step.get("next") if isinstance(step.get("next"), list) else []:
+            nxt = step.get("next")
+            if isinstance(nxt, list) and nxt and all(_is_step(item) for item in nxt):
+                self._assign(nxt)
+                continue
+            for branch in nxt if isinstance(nxt, list) else []:
                 for key in ("then", "else"):
                     if isinstance(branch, dict) and isinstance(branch.get(key), list):
                         self._assign(branch[key])
@@ -423,6 +454,8 @@ class _FlowBuilder:
             self._edge(node.id, self._target(default), None)
         elif isinstance(nxt, str):
             self._edge(node.id, self._target(nxt, node), None)
+        elif isinstance(nxt, list) and nxt and all(_is_step(item) for item in nxt):
+            self._edge(node.id, self._emit(nxt, None), None)  # nested steps, no condition
         elif isinstance(nxt, list):
             for branch in nxt:
                 self._branch(node, branch)
