@@ -102,3 +102,21 @@ def test_a_file_without_test_cases_is_one_clear_error(tmp_path, capsys):
     bad.write_text("stories: []\n")
     assert run(["bench", str(SAMPLE), "--rasa-tests", str(bad), "--no-store"]) == 1
     assert "not a Rasa e2e test file" in capsys.readouterr().err
+
+
+def test_slot_was_not_set_and_pattern_assertions():
+    sop = load_sop(SAMPLE)
+    text = ("test_cases:\n"
+            "  - test_case: refund_not_store_credit\n    steps:\n"
+            "      - slot_was_set:\n          - order_id: ORD1\n          - return_reason: damaged\n"
+            "      - slot_was_not_set:\n          - refund_method: store_credit\n"
+            "  - test_case: wrongly_says_unset\n    steps:\n"
+            "      - slot_was_set:\n          - order_id: ORD1\n          - return_reason: damaged\n"
+            "      - slot_was_not_set:\n          - refund_method\n"
+            "  - test_case: cancels\n    steps:\n"
+            "      - user: stop\n        assertions:\n"
+            "          - flow_cancelled:\n              flow_id: order_return\n")
+    found = _tests(sop, text)
+    realized = {s.id: s.realized for s in found.scenarios}
+    assert realized == {"refund_not_store_credit": True, "wrongly_says_unset": False}
+    assert "flow_cancelled" in found.not_applicable[0]["reason"]

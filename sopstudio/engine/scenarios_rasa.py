@@ -9,8 +9,10 @@ Read from a test case, in both of Rasa's step styles (plain steps and `assertion
 - `utter` / `bot_uttered` / `bot` and `action_executed` → the utterances and actions, in order,
   that the flow's reference run (walk.py) must produce. When it does, that run is the expected
   path and tool trace; when it does not, the scenario is unrealised (a failed run) and the note
-  says which assertion the flow misses. A test that starts another flow, or utters, runs or sets
-  what this flow does not know, is not applicable.
+  says which assertion the flow misses; `slot_was_not_set` must hold at the end of that run.
+  A test that starts or completes another flow, asserts Rasa's patterns (`flow_cancelled`,
+  `pattern_clarification_contains`), or utters, runs or sets what this flow does not know, is not
+  applicable. `bot_uttered.text_matches` is not checked (its regular expressions are Rasa's).
 
 Utterances and actions are matched through the nodes' `rasa: <kind> <name>` notes that the Rasa
 importer writes (formats/rasa.py); `bot` texts are matched against the nodes' `say` texts.
@@ -49,6 +51,8 @@ class _Case:
     name: str
     events: list = field(default_factory=list)   # ("utter"|"action"|"bot"|"flow", value)
     slots: dict = field(default_factory=dict)     # slot -> value (or _SET)
+    not_set: dict = field(default_factory=dict)   # slot_was_not_set: slot -> value (or _SET)
+    other: str | None = None                      # an assertion about Rasa's patterns
 
 
 def load_tests(text: str, source: str) -> dict:
@@ -147,6 +151,14 @@ def _read_step(case: _Case, step: dict) -> None:
         case.events.append(("utter", str(uttered["utter_name"])))
     if "slot_was_set" in step:
         case.slots.update(_pairs(step["slot_was_set"]))
+    if "slot_was_not_set" in step:
+        case.not_set.update(_pairs(step["slot_was_not_set"]))
+    completed = step.get("flow_completed")
+    if isinstance(completed, dict) and completed.get("flow_id"):
+        case.events.append(("flow", str(completed["flow_id"])))
+    for key in ("flow_cancelled", "pattern_clarification_contains"):
+        if key in step:
+            case.other = case.other or key
 
 
 # --- the flow's side ---------------------------------------------------------------------------
@@ -177,6 +189,8 @@ class _FlowFacts:
 
     def foreign(self, case: _Case) -> str | None:
         """Why the case involves more than this flow (None: it only involves this flow)."""
+        if case.other:
+            return f"asserts {case.other}, which involves Rasa's conversation patterns"
         known_utters = {u for names in self.utters.values() for u in names}
         known_actions = {a for names in self.actions.values() for a in names}
         for kind, value in case.events:
@@ -234,6 +248,12 @@ def _scenario(cs: CompiledSop, flow: _FlowFacts, case: _Case, stubs: dict) -> Sc
         scenario.realized = False
         scenario.notes.append(f"the flow's run does not produce the expected {missing[0]} "
                               f"{missing[1]!r} (in the test's order)")
+    for name, value in case.not_set.items():
+        got = walked.variables.get(name)
+        if got is not None and (value is _SET or got == value):
+            scenario.realized = False
+            scenario.notes.append(f"the flow's run sets the slot '{name}' to {got!r}, which the "
+                                  f"test says is not set")
     return scenario
 
 
