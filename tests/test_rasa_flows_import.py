@@ -183,3 +183,15 @@ def test_stubs_of_test_files_beside_the_flows_give_action_outputs():
 def test_a_byte_order_mark_changes_nothing():
     text = (FIXTURES / "flows.yml").read_text()
     assert import_text("\ufeff" + text, "rasa").sop == import_text(text, "rasa").sop
+
+
+def test_a_rejection_of_values_not_matching_a_pattern_is_the_variables_pattern():
+    text = ("flows:\n  f:\n    description: d\n    steps:\n      - collect: code\n"
+            "        rejections:\n          - if: not (slots.code matches \"^[A-Z]{2}[0-9]{3}$\")\n"
+            "            utter: utter_bad_code\n")
+    result = import_flows(text, "f.yml")[0]
+    (variable,) = result.sop.variables
+    assert variable.pattern == "^[A-Z]{2}[0-9]{3}$"
+    assert "utter_bad_code" in result.sop.node("collect_code").instructions
+    assert [e.when for e in result.sop.edges] == [None]  # no re-ask loop needed
+    assert [i for i in validate(result.sop) if i.severity == "error"] == []

@@ -41,6 +41,10 @@ _SLOT_TYPES = {"text": "string", "bool": "boolean", "float": "number", "categori
 STEP_KINDS = ("collect", "action", "set_slots", "call", "link", "noop")
 
 
+# `not (slots.x matches "re")`: the rejection of values that do not match a pattern.
+_NOT_MATCHES = re.compile(r"""^\s*not\s*(?:\(\s*)?slots\.(\w+)\s+matches\s+(['"])(.*)\2\s*\)?\s*$""")
+
+
 def looks_like(data) -> bool:
     """A Rasa flows document: a mapping whose `flows` maps flow ids to mappings with `steps`."""
     flows = data.get("flows") if isinstance(data, dict) else None
@@ -408,8 +412,17 @@ class _FlowBuilder:
             self._rejection(node, slot, number, rejection)
 
     def _rejection(self, node: Node, slot: str, number: int, rejection) -> None:
-        """Rasa rejects the value when the condition holds: say why and ask again."""
+        """Rasa rejects the value when the condition holds: say why and ask again. A rejection
+        of every value that does not match a pattern is the variable's `pattern` instead."""
         if not isinstance(rejection, dict) or "if" not in rejection:
+            return
+        unmatched = _NOT_MATCHES.match(str(rejection["if"]))
+        if unmatched and unmatched.group(1) == slot and not self.collected[slot].pattern:
+            self.collected[slot].pattern = unmatched.group(3)
+            utter = str(rejection.get("utter") or "")
+            message = self.domain.responses.get(utter, utter)
+            node.instructions += f"\nA value that does not match is refused: {message}".rstrip()
+            node.instructions = node.instructions.strip()
             return
         when = self._condition(rejection["if"], node)
         reject = Node(id=unique(f"{node.id}_rejected_{number}", self.taken),
