@@ -120,3 +120,16 @@ def test_slot_was_not_set_and_pattern_assertions():
     realized = {s.id: s.realized for s in found.scenarios}
     assert realized == {"refund_not_store_credit": True, "wrongly_says_unset": False}
     assert "flow_cancelled" in found.not_applicable[0]["reason"]
+
+
+@pytest.mark.parametrize("text", [
+    "test_cases: [5, {test_case: a}]\n",
+    "stub_custom_actions: [1]\nfixtures: x\ntest_cases:\n  - test_case: a\n    fixtures: y\n"
+    "    steps: [3, {user: u, assertions: 4}, {slot_was_set: 7}, {bot_uttered: 2}]\n",
+    "test_cases:\n  - steps:\n      - slot_was_not_set: [{name: order_id}]\n",
+])
+def test_odd_shapes_give_an_engine_error_or_scenarios_never_a_crash(text):
+    try:
+        _tests(load_sop(SAMPLE), text)
+    except EngineError as error:
+        assert "test case" in str(error)

@@ -195,3 +195,21 @@ def test_a_rejection_of_values_not_matching_a_pattern_is_the_variables_pattern()
     assert "utter_bad_code" in result.sop.node("collect_code").instructions
     assert [e.when for e in result.sop.edges] == [None]  # no re-ask loop needed
     assert [i for i in validate(result.sop) if i.severity == "error"] == []
+
+
+@pytest.mark.parametrize("text", [
+    "flows: {f: {steps: [1]}}\n", "flows: {f: {steps: [{collect: x, next: 5}]}}\n",
+    "flows: {f: {steps: [{action: a, next: [{if: x}]}]}}\n", "flows: {f: {steps: []}}\n",
+    "flows: {f: {steps: [{collect: x, rejections: [1, {if: 2}]}]}}\n",
+    "flows: {f: {steps: [{set_slots: 3}, {bogus: 1}]}}\n",
+])
+def test_odd_flow_shapes_give_a_format_error_or_a_flow_never_a_crash(text):
+    try:
+        import_flows(text, "f.yml")
+    except FormatError as error:
+        assert str(error)
+
+
+def test_a_domain_with_odd_shapes_is_one_clear_error():
+    with pytest.raises(FormatError, match="are mappings"):
+        load_domain("responses: 5\n", "d.yml")

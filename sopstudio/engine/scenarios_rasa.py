@@ -68,7 +68,8 @@ def load_tests(text: str, source: str) -> dict:
 def scenarios_from_rasa_tests(cs: CompiledSop, data: dict) -> RasaTests:
     flow = _FlowFacts(cs)
     fixtures = _fixtures(data.get("fixtures"))
-    stubs = data.get("stub_custom_actions") or {}
+    stubs = data.get("stub_custom_actions")
+    stubs = stubs if isinstance(stubs, dict) else {}
     out = RasaTests()
     for number, raw in enumerate(data["test_cases"]):
         case = _read_case(raw, number, fixtures)
@@ -101,7 +102,7 @@ def summary(tests: RasaTests, rows: list[dict]) -> dict:
 
 def _fixtures(raw) -> dict[str, dict]:
     found: dict[str, dict] = {}
-    for item in raw or []:
+    for item in raw if isinstance(raw, list) else []:
         for name, slots in (item.items() if isinstance(item, dict) else []):
             found[str(name)] = _pairs(slots)
     return found
@@ -124,14 +125,16 @@ def _read_case(raw, number: int, fixtures: dict) -> _Case:
     if not isinstance(raw, dict) or not isinstance(raw.get("steps"), list):
         raise EngineError(f"test case {number + 1}: needs 'test_case' and a 'steps' list")
     case = _Case(str(raw.get("test_case") or f"case{number + 1}"))
-    for name in raw.get("fixtures") or []:
+    names = raw.get("fixtures")
+    for name in names if isinstance(names, list) else []:
         if str(name) not in fixtures:
             raise EngineError(f"test case {case.name}: no fixture named '{name}'")
         case.slots.update(fixtures[str(name)])
     for step in raw["steps"]:
         if isinstance(step, dict):
             _read_step(case, step)
-            for assertion in step.get("assertions") or []:
+            assertions = step.get("assertions")
+            for assertion in assertions if isinstance(assertions, list) else []:
                 if isinstance(assertion, dict):
                     _read_step(case, assertion)
     return case

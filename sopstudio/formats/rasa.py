@@ -76,11 +76,15 @@ def load_domain(text: str, source: str) -> Domain:
     if not isinstance(data, dict):
         raise FormatError("a Rasa domain is a mapping (responses:, slots:)", source=source)
     domain = Domain()
-    for name, variants in (data.get("responses") or {}).items():
-        texts = [v.get("text") for v in variants or [] if isinstance(v, dict) and v.get("text")]
+    responses, slots = data.get("responses") or {}, data.get("slots") or {}
+    if not isinstance(responses, dict) or not isinstance(slots, dict):
+        raise FormatError("a domain's 'responses' and 'slots' are mappings", source=source)
+    for name, variants in responses.items():
+        variants = variants if isinstance(variants, list) else []
+        texts = [v.get("text") for v in variants if isinstance(v, dict) and v.get("text")]
         if texts:
             domain.responses[str(name)] = str(texts[0])
-    for name, spec in (data.get("slots") or {}).items():
+    for name, spec in slots.items():
         domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
     return domain
 
