@@ -439,7 +439,8 @@ class _FlowBuilder:
         self._edge(reject.id, node.id, None)
 
     def _action(self, node: Node, name: str) -> None:
-        node.title = name
+        words = name.removeprefix("utter_").removeprefix("action_").replace("_", " ")
+        node.title = f"Say: {words}" if name.startswith("utter_") else words.capitalize()
         if name.startswith("utter_"):
             node.say = self.domain.responses.get(name, name)
             node.notes = [f"rasa: utter {name}"]
@@ -460,11 +461,12 @@ class _FlowBuilder:
 
     def _set_slots(self, node: Node, items) -> None:
         pairs = items if isinstance(items, list) else [items]
-        node.title, node.notes = "Set slots", ["rasa: set_slots"]
+        node.notes = ["rasa: set_slots"]
         for pair in pairs:
             for name, value in (pair.items() if isinstance(pair, dict) else []):
                 node.set[str(name)] = quote(value)
                 self.set_names.add(str(name))
+        node.title = "Set " + ", ".join(node.set) if node.set else "Set slots"
 
     def _exits(self, node: Node, nxt, default: str | None) -> None:
         if nxt is None:
