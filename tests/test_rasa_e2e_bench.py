@@ -133,3 +133,20 @@ def test_odd_shapes_give_an_engine_error_or_scenarios_never_a_crash(text):
         _tests(load_sop(SAMPLE), text)
     except EngineError as error:
         assert "test case" in str(error)
+
+
+def test_a_tests_folder_merges_its_files(tmp_path, capsys):
+    folder = tmp_path / "tests"
+    (folder / "more").mkdir(parents=True)
+    text = TESTS.read_text()
+    stubs, cases = text.split("test_cases:")
+    (folder / "stubs.yml").write_text(stubs)
+    (folder / "more" / "cases.yml").write_text("test_cases:" + cases)
+    tests = _bench(capsys, SAMPLE, folder)["rasa_tests"]
+    assert (tests["passed"], tests["not_applicable"]) == (3, 1)
+
+
+def test_a_missing_tests_file_is_one_line(capsys):
+    assert run(["bench", str(SAMPLE), "--rasa-tests", "/nonexistent/t.yml", "--no-store"]) == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and len(err.strip().splitlines()) == 1

@@ -19,7 +19,7 @@ from ..engine.compiled import CompiledSop
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
-from ..engine.scenarios_rasa import load_tests, scenarios_from_rasa_tests
+from ..engine.scenarios_rasa import load_tests_path, scenarios_from_rasa_tests
 from ..engine.scenarios_rasa import summary as rasa_summary
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._options import (add_model_arguments, add_store_arguments, agent_options,
@@ -42,8 +42,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--mapping", help="JSON column mapping of the CSV: inputs, tool_outputs, "
                                           "expected (see sopstudio/engine/scenarios_csv.py)")
     parser.add_argument("--rasa-tests", metavar="TESTS.yml",
-                        help="run Rasa e2e test cases (those of this flow; others are listed "
-                             "as not applicable) instead of generated scenarios")
+                        help="run Rasa e2e test cases (a file or a tests folder; those of this "
+                             "flow, others are listed as not applicable) instead of generated "
+                             "scenarios")
     parser.add_argument("--workers", type=positive_int, default=min(8, os.cpu_count() or 1))
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
@@ -93,11 +94,7 @@ def _csv_scenarios(args, cs) -> list:
 def _rasa_tests(args, cs):
     if args.csv or args.mapping:
         raise UsageError("--rasa-tests and --csv are alternatives: give one")
-    try:
-        text = read_text(args.rasa_tests)
-    except InputError as error:
-        raise UnreadableFile(f"{args.rasa_tests}: {error.detail}") from None
-    return scenarios_from_rasa_tests(cs, load_tests(text, args.rasa_tests))
+    return scenarios_from_rasa_tests(cs, load_tests_path(args.rasa_tests))
 
 
 def _report(cs, scenarios, result, run_ids) -> dict:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from ..core.inputs import InputError
+from ..core.inputs import InputError, read_text
 from ..core.yaml_input import loads_yaml
 from .compiled import CompiledSop, EngineError
 from .scenarios import Scenario
@@ -53,6 +54,38 @@ class _Case:
     slots: dict = field(default_factory=dict)     # slot -> value (or _SET)
     not_set: dict = field(default_factory=dict)   # slot_was_not_set: slot -> value (or _SET)
     other: str | None = None                      # an assertion about Rasa's patterns
+
+
+def load_tests_path(path: str | Path) -> dict:
+    """The test cases of a file, or of every .yml/.yaml file under a folder (Rasa's `tests/`
+    layout), merged: test cases in file order, stubs and fixtures together. Files without
+    `test_cases` (e.g. a conftest-like stub file) still give their stubs and fixtures."""
+    path = Path(path)
+    if not path.is_dir():
+        return load_tests(_read(path), str(path))
+    merged: dict = {"test_cases": [], "stub_custom_actions": {}, "fixtures": []}
+    files = sorted(p for p in path.rglob("*") if p.suffix.lower() in (".yml", ".yaml"))
+    for file in files:
+        try:
+            data = loads_yaml(_read(file), str(file))
+        except InputError as error:
+            raise EngineError(str(error)) from None
+        if not isinstance(data, dict):
+            continue
+        if isinstance(data.get("test_cases"), list):
+            merged["test_cases"] += data["test_cases"]
+        if isinstance(data.get("stub_custom_actions"), dict):
+            merged["stub_custom_actions"].update(data["stub_custom_actions"])
+        if isinstance(data.get("fixtures"), list):
+            merged["fixtures"] += data["fixtures"]
+    if not merged["test_cases"]:
+        raise EngineError(f"{path}: no Rasa e2e test cases in the folder")
+    return merged
+
+
+def _read(path: Path) -> str:
+    """The file's text; a file that cannot be read raises InputError (exit code 2)."""
+    return read_text(path)
 
 
 def load_tests(text: str, source: str) -> dict:
