@@ -8,10 +8,9 @@ node that says the response text (from the domain when given, else the response 
 `action` → a tool of that name, whose outputs are the slots later conditions read and nothing
 else sets; `set_slots` → `set`; `call` → a `kind: "subflow"` node referring to `<flow>.sop.json`;
 `link` → an end that names the linked flow; `noop` → a node with no actions; `next` (a step id,
-`END`, or `if`/`then`/`else` lists with nested steps) → edges. A flow guard (`if:`) becomes a
-first decision. Conditions (pypred: `slots.x`, `context.x`, `and or not is contains matches`,
-comparisons) are translated to our expression language; one that cannot be is kept as written
-(validation flags it as `bad-condition`) and noted. Each node carries a `rasa: <kind> <name>` note
+`END`, nested steps, or `if`/`then`/`else` lists with nested steps) → edges. A flow guard (`if:`)
+becomes a first decision. Conditions are translated by rasa_conditions.py; one that cannot be is
+kept as written (validation flags it as `bad-condition`) and noted. Each node carries a `rasa: <kind> <name>` note
 that the e2e-test reader (engine/scenarios_rasa.py) uses to match `utter` and `action_executed`.
 """
 
@@ -23,8 +22,9 @@ from dataclasses import dataclass, field
 from ..core.inputs import InputError
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from ..core.yaml_input import loads_yaml
-from ._expr import names_read, syntax_error
+from ._expr import names_read
 from .base import FormatError, ImportResult, quote, snake, unique
+from .rasa_conditions import not_matching, translate_condition
 
 END = "END"
 # Rasa's own actions: they run inside Rasa, not as tools the SOP binds.
@@ -39,10 +39,6 @@ BUILTIN_ACTIONS = frozenset((
 _SLOT_TYPES = {"text": "string", "bool": "boolean", "float": "number", "categorical": "string",
                "list": "list", "any": "string"}
 STEP_KINDS = ("collect", "action", "set_slots", "call", "link", "noop")
-
-
-# `not (slots.x matches "re")`: the rejection of values that do not match a pattern.
-_NOT_MATCHES = re.compile(r"""^\s*not\s*(?:\(\s*)?slots\.(\w+)\s+matches\s+(['"])(.*)\2\s*\)?\s*$""")
 
 
 def looks_like(data) -> bool:
@@ -107,134 +103,6 @@ def _load(text: str, source: str):
         return loads_yaml(text, source)
     except InputError as error:
         raise FormatError(error.reason, source=source) from None
-
-
-# --- conditions -------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r"""\s*(?:(?P<str>'[^']*'|"[^"]*")|(?P<num>-?\d+(?:\.\d+)?)"""
-                    r"""|(?P<op>==|!=|>=|<=|=|<|>|\(|\)|\{|\}|\[|\]|,)"""
-                    r"""|(?P<word>[A-Za-z_][\w.]*))""")
-_LITERALS = {"true": "true", "false": "false", "null": "null", "none": "null",
-             "undefined": "null", "empty": "''"}
-
-
-def translate_condition(text) -> tuple[str, bool]:
-    """(our expression, True) for a pypred condition, or (the original text, False)."""
-    if isinstance(text, bool):
-        return ("true" if text else "false"), True
-    source = str(text).strip()
-    try:
-        out = _binary_functions(_set_commas(_tokens(source)))
-    except ValueError:
-        return source, False
-    result = _join(out)
-    return (result, True) if syntax_error(result) is None else (source, False)
-
-
-def _tokens(text: str) -> list[str]:
-    out, pos = [], 0
-    while pos < len(text.rstrip()):
-        match = _TOKEN.match(text, pos)
-        if not match or match.end() == pos:
-            raise ValueError(text[pos:])
-        pos = match.end()
-        kind, value = match.lastgroup, match.group(match.lastgroup)
-        if kind == "str":
-            out.append(quote(value[1:-1]))
-        elif kind == "op":
-            out.append({"=": "==", "{": "[", "}": "]"}.get(value, value))
-        elif kind == "num":
-            out.append(value)
-        else:
-            out.extend(_word(value, out))
-    return out
-
-
-def _word(word: str, before: list[str]) -> list[str]:
-    low = word.lower()
-    if low in ("and", "or", "not", "in", "contains", "matches"):
-        if low == "not" and before and before[-1] == "==":  # `is not`
-            before[-1] = "!="
-            return []
-        return [low]
-    if low == "is":
-        return ["=="]
-    if low in _LITERALS:
-        return [_LITERALS[low]]
-    for prefix in ("slots.", "context."):
-        if word.startswith(prefix):
-            return [word[len(prefix):]]
-    return [word]
-
-
-def _join(tokens: list[str]) -> str:
-    """Tokens as readable text: `(a == 1)`, `['x', 'y']`."""
-    text = ""
-    for token in tokens:
-        if text and not text.endswith(("(", "[")) and token not in (")", "]", ","):
-            text += " "
-        text += token
-    return text
-
-
-def _set_commas(tokens: list[str]) -> list[str]:
-    """pypred sets list their members without commas (`{'WARN' 'ERR'}`): add them."""
-    out: list[str] = []
-    depth = 0
-    for token in tokens:
-        if depth and out and out[-1] not in ("[", ",", "(") and token not in ("]", ",", ")"):
-            out.append(",")
-        out.append(token)
-        depth += token == "["
-        depth -= token == "]"
-    return out
-
-
-def _binary_functions(tokens: list[str]) -> list[str]:
-    """`a contains b` → `contains(a, b)`; `a matches 'r'` → `matches(a, 'r')` (pypred infix)."""
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        token = tokens[i]
-        if token in ("contains", "matches"):
-            left = _pop_operand(out)
-            right, i = _take_operand(tokens, i + 1)
-            out.append(f"{token}({_join(left)}, {_join(right)})")
-            continue
-        out.append(token)
-        i += 1
-    return out
-
-
-def _pop_operand(out: list[str]) -> list[str]:
-    if not out:
-        raise ValueError("missing operand")
-    if out[-1] not in (")", "]"):
-        return [out.pop()]
-    depth, k = 0, len(out) - 1
-    while k >= 0:
-        depth += out[k] in (")", "]")
-        depth -= out[k] in ("(", "[")
-        if depth == 0:
-            break
-        k -= 1
-    operand, out[k:] = out[k:], []
-    return operand
-
-
-def _take_operand(tokens: list[str], i: int) -> tuple[list[str], int]:
-    if i >= len(tokens):
-        raise ValueError("missing operand")
-    if tokens[i] not in ("(", "["):
-        return [tokens[i]], i + 1
-    depth, k = 0, i
-    while k < len(tokens):
-        depth += tokens[k] in ("(", "[")
-        depth -= tokens[k] in (")", "]")
-        if depth == 0:
-            return tokens[i:k + 1], k + 1
-        k += 1
-    raise ValueError("unbalanced parentheses")
 
 
 # --- flows --------------------------------------------------------------------------------------
@@ -420,9 +288,9 @@ class _FlowBuilder:
         of every value that does not match a pattern is the variable's `pattern` instead."""
         if not isinstance(rejection, dict) or "if" not in rejection:
             return
-        unmatched = _NOT_MATCHES.match(str(rejection["if"]))
-        if unmatched and unmatched.group(1) == slot and not self.collected[slot].pattern:
-            self.collected[slot].pattern = unmatched.group(3)
+        unmatched = not_matching(str(rejection["if"]))
+        if unmatched and unmatched[0] == slot and not self.collected[slot].pattern:
+            self.collected[slot].pattern = unmatched[1]
             utter = str(rejection.get("utter") or "")
             message = self.domain.responses.get(utter, utter)
             node.instructions += f"\nA value that does not match is refused: {message}".rstrip()
@@ -570,11 +438,11 @@ class _FlowBuilder:
         for name, at in sorted(reads.items(), key=lambda item: item[1]):
             if name in known:
                 continue
-            tool = next((n.tools[0] for n in reversed(self.nodes[:at + 1]) if n.tools), None)
+            action = next((n.tools[0] for n in reversed(self.nodes[:at + 1]) if n.tools), None)
             kind, enum = self._slot_type(name)
-            if tool:
-                self.tools[tool].outputs.append(ToolOutput(name=name, type=kind, enum=enum))
-                self.notes.append(f"slot '{name}' taken as an output of action '{tool}'")
+            if action:
+                self.tools[action].outputs.append(ToolOutput(name=name, type=kind, enum=enum))
+                self.notes.append(f"slot '{name}' taken as an output of action '{action}'")
             else:
                 self.collected[name] = Variable(name=name, type=kind, enum=enum, source="user")
             known.add(name)

@@ -82,8 +82,7 @@ class _Builder:
             node.instructions = f"The user does not have the information: {text}"
             self.notes.append(f"{name}: a user-side branch ({text!r}); connect it from the asks "
                               f"it covers")
-        elif variable_of(name) and self.graph.get(name):
-            variable = variable_of(name)
+        elif (variable := variable_of(name)) and self.graph.get(name):
             node.ask, node.say = [variable], text
             if variable not in {v.name for v in self.sop.variables}:
                 self.sop.variables.append(Variable(name=variable, description=text))
@@ -107,7 +106,7 @@ class _Builder:
 
     def _edge(self, source: str, target: str, on: str) -> None:
         self.sop.edges.append(Edge(id=f"e{len(self.sop.edges) + 1}", source=source,
-                                   target=snake(target, "reply"), on=on,  # type: ignore[arg-type]
+                                   target=snake(target, "reply"), on=on,
                                    label="failure" if on == "failure" else ""))
 
     def _root(self, names: list[str]) -> str:
