@@ -96,3 +96,13 @@ def test_a_byte_order_mark_changes_nothing():
 def test_api_without_star_is_one_clear_error(tmp_path, capsys):
     code = run(["import", str(FLODIAL), "--api", str(STAR_API), "-o", str(tmp_path / "o.json")])
     assert code != 0 and "--api goes with --from star" in capsys.readouterr().err
+
+
+def test_api_inputs_match_asked_variables_by_name_initials_or_the_questions_words():
+    from sopstudio.core.model import Variable
+    from sopstudio.formats.star import match_inputs
+    asked = {"name": Variable(name="name", description="What is your full name?"),
+             "dob": Variable(name="dob", description="When were you born?"),
+             "pin": Variable(name="pin", description="Your PIN?")}
+    assert match_inputs(["shop_name", "full_name", "date_of_birth", "pin"], asked) == {
+        "pin": "pin", "date_of_birth": "dob", "full_name": "name"}

@@ -114,26 +114,26 @@ class _Builder:
         return snake(next((n for n in names if n not in targets), names[0]), "reply")
 
     def _tool(self) -> Tool:
-        """The API as a tool: inputs matched to the asked variables (same name, a suffix, or
-        the initials: `FullName` ← `name`, `DateOfBirth` ← `dob`); categorical inputs give
-        enums to those variables."""
-        asked = {v.name: v for v in self.sop.variables}
-        properties, required, args = {}, [], {}
-        for item in self.api.get("input") or []:
-            param = snake(str(item.get("Name", "")), "input")
-            schema = _schema(item)
-            properties[param] = schema
-            variable = _match(param, asked)
-            if variable and variable != param:
-                args[param] = variable
-            if variable and "enum" in schema:
-                asked[variable].enum = list(schema["enum"])
+        """The API as a tool: inputs matched to the variables asked on the way from the start
+        (see `match_inputs`); categorical inputs give enums to those variables."""
+        reached = self._reached()
+        asked = {v: var for v in dict.fromkeys(a for n in self.sop.nodes if n.id in reached
+                                               for a in n.ask)
+                 for var in self.sop.variables if var.name == v}
+        items = [i for i in self.api.get("input") or [] if isinstance(i, dict)]
+        params = [snake(str(i.get("Name", "")), "input") for i in items]
+        matched = match_inputs(params, asked)
+        properties, required = {}, []
+        for param, item in zip(params, items):
+            properties[param] = schema = _schema(item)
+            if param in matched and "enum" in schema:
+                asked[matched[param]].enum = list(schema["enum"])
             if item.get("Name") in (self.api.get("required") or []):
                 required.append(param)
-        if args:
-            for node in self.sop.nodes:
-                if node.tools:
-                    node.tool_args = {self.tool_name: dict(args)}
+        args = {p: v for p, v in matched.items() if p != v}
+        for node in self.sop.nodes:
+            if node.tools and args:
+                node.tool_args = {self.tool_name: dict(args)}
         outputs = [ToolOutput(name=snake(str(o.get("Name", "")), "output"),
                               type=_schema(o).get("type", "string"),
                               enum=_schema(o).get("enum")) for o in self.api.get("output") or []]
@@ -144,17 +144,44 @@ class _Builder:
                                 "required": required}, outputs=outputs,
                     errors=["no_result"])
 
+    def _reached(self) -> set[str]:
+        seen, todo = set(), [self.sop.start]
+        while todo:
+            node = todo.pop()
+            if node and node not in seen:
+                seen.add(node)
+                todo += [e.target for e in self.sop.edges if e.source == node]
+        return seen
+
+
+def match_inputs(params: list[str], asked: dict[str, Variable]) -> dict[str, str]:
+    """{API input: variable}: same names first, then initials (`date_of_birth` ← `dob`), then a
+    suffix whose words the question uses (`full_name` ← `name` asked as "your full name?");
+    each variable feeds one input."""
+    found: dict[str, str] = {}
+    for rule in (_same, _initials, _suffix):
+        for param in params:
+            for name, variable in asked.items():
+                if param not in found and name not in found.values() and rule(
+                        param, name, variable.description.lower()):
+                    found[param] = name
+    return found
+
+
+def _same(param: str, name: str, question: str) -> bool:
+    return param == name
+
+
+def _initials(param: str, name: str, question: str) -> bool:
+    return name == "".join(word[0] for word in param.split("_") if word)
+
+
+def _suffix(param: str, name: str, question: str) -> bool:
+    return param.endswith("_" + name) and all(word in question for word in param.split("_"))
+
 
 def _schema(item: dict) -> dict:
     schema: dict = {"type": _TYPES.get(str(item.get("Type")), "string")}
     if item.get("Categories"):
         schema["enum"] = [str(c) for c in item["Categories"]]
     return schema
-
-
-def _match(param: str, asked: dict) -> str | None:
-    for name in asked:
-        initials = "".join(part[0] for part in param.split("_") if part)
-        if name == param or param.endswith("_" + name) or name == initials:
-            return name
-    return None
