@@ -213,3 +213,53 @@ def test_odd_flow_shapes_give_a_format_error_or_a_flow_never_a_crash(text):
 def test_a_domain_with_odd_shapes_is_one_clear_error():
     with pytest.raises(FormatError, match="are mappings"):
         load_domain("responses: 5\n", "d.yml")
+
+
+LOOP_FLOW = """flows:
+  top_up:
+    description: add credit to a prepaid card
+    steps:
+      - id: ask_amount
+        collect: top_up_amount
+      - action: check_card_limit
+        next:
+          - if: not slots.within_limit
+            then:
+              - action: utter_over_limit
+              - set_slots:
+                  - top_up_amount: null
+                  - within_limit: null
+                next: ask_amount
+          - else: done
+      - id: done
+        action: utter_topped_up
+  pattern_example:
+    description: reads the dialogue context
+    steps:
+      - noop: true
+        next:
+          - if: context.previous_flow = "top_up"
+            then: END
+          - else: END
+"""
+
+
+def test_loops_are_bounded_and_slots_set_by_an_action_and_reset_are_its_outputs():
+    flows = {r.sop.id: r for r in import_flows(LOOP_FLOW, "loop.yml")}
+    sop = flows["top_up"].sop
+    assert sop.node("ask_amount").max_attempts == 3
+    (check,) = [t for t in sop.tools if t.name == "check_card_limit"]
+    assert [o.name for o in check.outputs] == ["within_limit"]
+    assert [i for i in validate(sop) if i.severity == "error"] == []
+    context = flows["pattern_example"].sop
+    assert context.node("noop").ask == ["previous_flow"]
+    assert [i for i in validate(context) if i.severity == "error"] == []
+
+
+def test_a_bounded_loop_runs_with_the_scripted_agent(tmp_path, capsys):
+    src = tmp_path / "loop.yml"
+    src.write_text(LOOP_FLOW)
+    assert run(["import", str(src), "--from", "rasa", "-o", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    assert run(["bench", str(tmp_path / "out" / "top_up.sop.json"), "--no-store", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["metrics"]["overall"]["tsr"] == 1.0

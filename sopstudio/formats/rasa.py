@@ -190,6 +190,7 @@ class _FlowBuilder:
         first = self._emit(steps, None) if steps else self._end()
         start = self._guard(first)
         self._infer_outputs()
+        self._bound_loops(start)
         pattern = self.flow_id.startswith("pattern_")
         title = str(self.spec.get("name") or self.flow_id.replace("_", " "))
         description = str(self.spec.get("description") or "")
@@ -423,37 +424,72 @@ class _FlowBuilder:
                 list(values) if isinstance(values, list) and values else None)
 
     def _infer_outputs(self) -> None:
-        """A slot read by a condition that no collect or set_slots fills is set by the custom
-        action before it in the flow (Rasa actions return slot events), else asked of the user."""
+        """Where the slots that conditions read come from. Read on the way out of a custom
+        action (and not collected): that action's output (Rasa actions return slot events).
+        Read elsewhere and set by nothing: the custom action before it in the flow, else asked
+        where it is read (Rasa fills such slots from the conversation or its dialogue context)."""
         order = {n.id: i for i, n in enumerate(self.nodes)}
-        known = set(self.collected) | self.set_names
-        reads: dict[str, int] = {}
-        for edge in self.edges:
-            for name in names_read(edge.when):
-                reads.setdefault(name, order.get(edge.source, 0))
-        for node in self.nodes:
-            for expression in node.set.values():
-                for name in names_read(expression):
-                    reads.setdefault(name, order[node.id])
-        for name, at in sorted(reads.items(), key=lambda item: item[1]):
+        by_id = {n.id: n for n in self.nodes}
+        reads: dict[str, str] = {}  # slot -> the first node (in flow order) that reads it
+        for source, expression in [(e.source, e.when) for e in self.edges] + [
+                (n.id, x) for n in self.nodes for x in n.set.values()]:
+            for name in names_read(expression):
+                tools = by_id[source].tools
+                if tools and name not in self.collected and expression is not None:
+                    self._output(tools[0], name, "")
+                if name not in reads or order[source] < order[reads[name]]:
+                    reads[name] = source
+        known = set(self.collected) | self.set_names | {
+            o.name for tool in self.tools.values() for o in tool.outputs}
+        for name, reader in sorted(reads.items(), key=lambda item: order[item[1]]):
             if name in known:
                 continue
+            at = order[reader]
             action = next((n.tools[0] for n in reversed(self.nodes[:at + 1]) if n.tools), None)
-            kind, enum = self._slot_type(name)
             if action:
-                self.tools[action].outputs.append(ToolOutput(name=name, type=kind, enum=enum))
-                self.notes.append(f"slot '{name}' taken as an output of action '{action}'")
+                self._output(action, name, "")
             else:
+                kind, enum = self._slot_type(name)
                 self.collected[name] = Variable(name=name, type=kind, enum=enum, source="user")
+                if name not in by_id[reader].ask:
+                    by_id[reader].ask.append(name)
+                    self.notes.append(f"slot '{name}' is read before the flow sets it: asked in "
+                                      f"step {reader} (Rasa fills it from the conversation)")
             known.add(name)
-        for tool in self.tools.values():  # slots the tests' stubs show the action setting
-            have = {o.name for o in tool.outputs}
+        for tool in list(self.tools.values()):  # slots the tests' stubs show the action setting
             for name in self.domain.stubbed.get(tool.name, []):
-                if name not in have and name not in self.collected:
-                    kind, enum = self._slot_type(name)
-                    tool.outputs.append(ToolOutput(name=name, type=kind, enum=enum))
-                    self.notes.append(f"slot '{name}' taken as an output of action "
-                                      f"'{tool.name}' (its test stub sets it)")
+                if name not in self.collected:
+                    self._output(tool.name, name, " (its test stub sets it)")
+
+    def _output(self, action: str, name: str, why: str) -> None:
+        tool = self.tools[action]
+        if any(o.name == name for o in tool.outputs):
+            return
+        kind, enum = self._slot_type(name)
+        tool.outputs.append(ToolOutput(name=name, type=kind, enum=enum))
+        self.notes.append(f"slot '{name}' taken as an output of action '{action}'{why}")
+
+    def _bound_loops(self, start: str) -> None:
+        """Rasa loops (a `next` back to an earlier step) are unbounded; each gets
+        `max_attempts` 3 on the step it returns to (the target of a depth-first back edge)."""
+        out: dict[str, list[str]] = {}
+        for edge in self.edges:
+            out.setdefault(edge.source, []).append(edge.target)
+        by_id = {n.id: n for n in self.nodes}
+        state = {start: 1}  # 1: on the depth-first stack, 2: done
+        stack = [(start, iter(out.get(start, [])))]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1 and by_id[child].max_attempts is None:
+                by_id[child].max_attempts = 3
+                self.notes.append(f"step {child}: a loop returns here; bounded to 3 visits")
+            elif child not in state:
+                state[child] = 1
+                stack.append((child, iter(out.get(child, []))))
 
     def _variables(self) -> list[Variable]:
         found = list(self.collected.values())
