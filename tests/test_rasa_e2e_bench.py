@@ -150,3 +150,23 @@ def test_a_missing_tests_file_is_one_line(capsys):
     assert run(["bench", str(SAMPLE), "--rasa-tests", "/nonexistent/t.yml", "--no-store"]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_outputs_of_actions_without_stubs_are_chosen_to_follow_the_test():
+    text = ("test_cases:\n  - test_case: final_sale\n    steps:\n"
+            "      - user: return my order\n      - utter: utter_ask_order_id\n"
+            "      - user: ORD4\n      - utter: utter_final_sale\n"
+            "  - test_case: confirmed_by_reply\n    steps:\n"
+            "      - user: return my order\n      - utter: utter_ask_order_id\n"
+            "      - user: ORD5\n      - utter: utter_ask_return_reason\n"
+            "      - user: changed_mind\n      - utter: utter_label_sent\n")
+    found = _tests(load_sop(SAMPLE), text)
+    by_id = {s.id: s for s in found.scenarios}
+    sale = by_id["final_sale"]
+    assert sale.realized and sale.user["seed"] == {"order_id": "ORD4"}  # the reply fills it
+    assert sale.responses["check_return_eligibility"][0]["outputs"] == {
+        "return_status": "final_sale"}
+    assert any("chosen so the run does what the test expects" in n for n in sale.notes)
+    reply = by_id["confirmed_by_reply"]
+    assert reply.realized and reply.user["seed"]["return_reason"] == "changed_mind"
+    assert reply.expected["path"][-2:] == ["utter_label_sent", "end_of_flow"]

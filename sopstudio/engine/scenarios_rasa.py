@@ -3,7 +3,8 @@ that only involves the SOP's flow; the others are listed as not applicable, with
 
 Read from a test case, in both of Rasa's step styles (plain steps and `assertions` under `user`):
 - `slot_was_set` values (and `fixtures` the case uses) → the user's values (the slots the flow
-  collects) and, for a custom action without a stub, its outputs;
+  collects) and, for a custom action without a stub, its outputs; a slot the test does not
+  assert takes the user's reply to the question that collects it (`yes`/`no` for booleans);
 - `stub_custom_actions` (`<action>` or `<test case>::<action>`, `events` of `event: slot`) → the
   tool responses;
 - `utter` / `bot_uttered` / `bot` and `action_executed` → the utterances and actions, in order,
@@ -26,11 +27,14 @@ from pathlib import Path
 
 from ..core.inputs import InputError, read_text
 from ..core.yaml_input import loads_yaml
+from ..core.journeys import iter_journeys
 from .compiled import CompiledSop, EngineError
 from .scenarios import Scenario
+from .values import journey_values
 from .walk import expected_run
 
 TYPE = "rasa-e2e"
+JOURNEYS = 200  # journeys tried when choosing the outputs of actions the test does not stub
 # Rasa's own actions: e2e tests may assert them, they are never part of a flow's tools.
 _BUILTIN = re.compile(r"^action_(listen|restart|session_start|default_fallback|"
                       r"deactivate_loop|extract_slots|cancel_flow|clean_stack|"
@@ -53,6 +57,7 @@ class _Case:
     events: list = field(default_factory=list)   # ("utter"|"action"|"bot"|"flow", value)
     slots: dict = field(default_factory=dict)     # slot -> value (or _SET)
     not_set: dict = field(default_factory=dict)   # slot_was_not_set: slot -> value (or _SET)
+    answers: list = field(default_factory=list)   # (utter asked just before, the user's text)
     other: str | None = None                      # an assertion about Rasa's patterns
 
 
@@ -165,6 +170,8 @@ def _read_case(raw, number: int, fixtures: dict) -> _Case:
         case.slots.update(fixtures[str(name)])
     for step in raw["steps"]:
         if isinstance(step, dict):
+            if "user" in step and case.events and case.events[-1][0] == "utter":
+                case.answers.append((case.events[-1][1], str(step["user"])))
             _read_step(case, step)
             assertions = step.get("assertions")
             for assertion in assertions if isinstance(assertions, list) else []:
@@ -206,6 +213,7 @@ class _FlowFacts:
         self.cs = cs
         self.flow = cs.sop.id
         self.utters: dict[str, list[str]] = {}    # node id -> utter names in order
+        self.collects: dict[str, str] = {}        # the utter that asks -> the slot it collects
         self.actions: dict[str, list[str]] = {}   # node id -> custom action names
         for node in cs.sop.nodes:
             for note in node.notes:
@@ -217,6 +225,7 @@ class _FlowFacts:
                     self.utters.setdefault(node.id, []).append(name)
                 elif kind == "collect" and extra:
                     self.utters.setdefault(node.id, []).append(extra)
+                    self.collects[extra] = str(name)
                 elif kind == "action" and name:
                     self.actions.setdefault(node.id, []).append(name)
         self.says = {n.say.strip() for n in cs.sop.nodes if n.say}
@@ -272,14 +281,28 @@ def _fill(text: str, values: dict) -> str:
 # --- one scenario --------------------------------------------------------------------------------
 
 def _scenario(cs: CompiledSop, flow: _FlowFacts, case: _Case, stubs: dict) -> Scenario:
-    user_vars = {v.name for v in cs.sop.variables if v.source == "user"}
+    user_vars = {v.name: v for v in cs.sop.variables if v.source == "user"}
     seed = {k: v for k, v in case.slots.items() if k in user_vars and v is not _SET}
+    for utter, text in case.answers:  # the reply to a collect's question fills its slot
+        slot = flow.collects.get(utter)
+        if slot in user_vars and slot not in case.slots:
+            seed[slot] = _typed(text, user_vars[slot].type)
     responses = {tool: [{"outputs": _outputs(cs, tool, case, stubs)}] for tool in cs.tools}
     walked = expected_run(cs, seed, responses)
+    missing = _first_missing(case.events, flow.produced(walked.path, walked.variables))
+    unstubbed = [t for t in cs.tools if _stub(stubs, case, t) is None
+                 and not responses[t][0]["outputs"] and cs.tools[t].outputs]
+    notes = list(walked.notes)
+    if missing and unstubbed:  # actions run real code in Rasa: choose outputs the test implies
+        chosen = _outputs_following_the_test(cs, flow, case, seed, responses, unstubbed)
+        if chosen is not None:
+            responses, walked = chosen
+            missing = None
+            notes.append("outputs of " + ", ".join(unstubbed) + " (no stub) chosen so the run "
+                         "does what the test expects")
     expected = walked.to_dict()
     scenario = Scenario(case.name, TYPE, {"nodes": expected["path"], "edges": expected["edges"]},
-                        {"seed": seed}, responses, expected, notes=list(walked.notes))
-    missing = _first_missing(case.events, flow.produced(expected["path"], walked.variables))
+                        {"seed": seed}, responses, expected, notes=notes)
     if missing:
         scenario.realized = False
         scenario.notes.append(f"the flow's run does not produce the expected {missing[0]} "
@@ -293,8 +316,43 @@ def _scenario(cs: CompiledSop, flow: _FlowFacts, case: _Case, stubs: dict) -> Sc
     return scenario
 
 
+def _typed(text: str, kind: str) -> object:
+    """A user's reply as the collected slot's type (`yes` is true for a boolean slot)."""
+    word = text.strip().lower().rstrip(".!")
+    if kind == "boolean":
+        if word in ("yes", "y", "true", "sure", "yes please", "correct"):
+            return True
+        if word in ("no", "n", "false", "nope", "no thanks"):
+            return False
+    if kind in ("integer", "number"):
+        try:
+            return int(word) if kind == "integer" else float(word)
+        except ValueError:
+            return text
+    return text
+
+
+def _outputs_following_the_test(cs, flow, case, seed, responses, unstubbed):
+    """(responses, walk) where the unstubbed actions answer with values that make the flow
+    produce the test's events, from the first of its journeys (at most JOURNEYS) that does."""
+    for journey in iter_journeys(cs.sop, limit=JOURNEYS):
+        if _first_missing(case.events, flow.produced(journey.nodes, seed)) is not None:
+            continue
+        solved = journey_values(cs, journey).responses
+        trial = dict(responses)
+        trial.update({t: solved[t] for t in unstubbed if t in solved})
+        walked = expected_run(cs, seed, trial)
+        if _first_missing(case.events, flow.produced(walked.path, walked.variables)) is None:
+            return trial, walked
+    return None
+
+
+def _stub(stubs: dict, case: _Case, tool: str):
+    return stubs.get(f"{case.name}::{tool}") or stubs.get(tool)
+
+
 def _outputs(cs: CompiledSop, tool: str, case: _Case, stubs: dict) -> dict:
-    stub = stubs.get(f"{case.name}::{tool}") or stubs.get(tool)
+    stub = _stub(stubs, case, tool)
     names = [o.name for o in cs.tools[tool].outputs]
     if isinstance(stub, dict):
         return {str(e["name"]): e.get("value") for e in stub.get("events") or []
