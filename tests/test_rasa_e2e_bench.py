@@ -170,3 +170,11 @@ def test_outputs_of_actions_without_stubs_are_chosen_to_follow_the_test():
     reply = by_id["confirmed_by_reply"]
     assert reply.realized and reply.user["seed"]["return_reason"] == "changed_mind"
     assert reply.expected["path"][-2:] == ["utter_label_sent", "end_of_flow"]
+
+
+def test_rasa_internal_slots_do_not_make_a_case_not_applicable():
+    text = ("test_cases:\n  - test_case: routed\n    steps:\n      - user: hi\n"
+            "        assertions:\n          - slot_was_set:\n"
+            "              - name: route_session_to_calm\n                value: true\n")
+    found = _tests(load_sop(SAMPLE), text)
+    assert [s.id for s in found.scenarios] == ["routed"] and not found.not_applicable

@@ -263,3 +263,10 @@ def test_a_bounded_loop_runs_with_the_scripted_agent(tmp_path, capsys):
     capsys.readouterr()
     assert run(["bench", str(tmp_path / "out" / "top_up.sop.json"), "--no-store", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["metrics"]["overall"]["tsr"] == 1.0
+
+
+def test_an_nlu_trigger_intent_may_carry_a_confidence_threshold():
+    text = ("flows:\n  f:\n    description: d\n    nlu_trigger:\n      - intent:\n"
+            "          name: greet\n          confidence_threshold: 0.9\n"
+            "    steps:\n      - action: utter_hi\n")
+    assert "Started by the intents: greet." in import_flows(text, "f.yml")[0].sop.description

@@ -41,6 +41,9 @@ _BUILTIN = re.compile(r"^action_(listen|restart|session_start|default_fallback|"
                       r"run_slot_rejections|correct_flow_slot|trigger_\w+|hangup|"
                       r"reset_routing|repeat_bot_messages|block_digressions|"
                       r"continue_digression)$")
+# Slots Rasa itself keeps (routing, the dialogue stack): tests may assert them, no flow uses them.
+_INTERNAL_SLOTS = frozenset(("route_session_to_calm", "requested_slot", "dialogue_stack",
+                             "flow_hashes", "session_started_metadata"))
 _NOTE = re.compile(r"^rasa: (\w+)(?: (\S+))?(?: (\S+))?$")
 _SET = object()  # "the slot was set", value not asserted
 
@@ -250,7 +253,7 @@ class _FlowFacts:
                 return f"expects the response '{value}', which flow '{self.flow}' never utters"
             if kind == "bot" and not any(_same_text(value, s) for s in self.says):
                 return f"expects the bot to say {value!r}, which flow '{self.flow}' never says"
-        unknown = sorted(set(case.slots) - self.slots)
+        unknown = sorted(set(case.slots) - self.slots - _INTERNAL_SLOTS)
         if unknown:
             return f"sets the slot '{unknown[0]}', which flow '{self.flow}' does not use"
         return None

@@ -166,6 +166,11 @@ def import_flow(flow_id: str, spec: dict, domain: Domain) -> ImportResult:
     return ImportResult(sop, builder.notes, "rasa")
 
 
+def _intent_name(intent) -> str:
+    """An `nlu_trigger` intent: a name, or {name, confidence_threshold}."""
+    return str(intent.get("name") if isinstance(intent, dict) else intent)
+
+
 def _is_step(item) -> bool:
     return isinstance(item, dict) and any(kind in item for kind in STEP_KINDS)
 
@@ -196,7 +201,7 @@ class _FlowBuilder:
         description = str(self.spec.get("description") or "")
         if pattern:
             title, description = f"[pattern] {title}", f"Rasa pattern flow. {description}".strip()
-        triggers = [t.get("intent") for t in self.spec.get("nlu_trigger") or []
+        triggers = [_intent_name(t.get("intent")) for t in self.spec.get("nlu_trigger") or []
                     if isinstance(t, dict)]
         if triggers:
             description += " Started by the intents: " + ", ".join(map(str, triggers)) + "."
