@@ -13,7 +13,8 @@ import re
 
 from ..core.inputs import strip_bom
 from ..core.model import SOP, Node
-from .base import ImportResult, SopIndex
+from ..core.index import SopIndex
+from .base import ImportResult
 from .flowgraph import build_flow_sop
 from .graphviz_io import _pgv, parse_dot
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from . import _expr
-from .base import FormatError, ImportResult, snake, SopIndex
+from ..core.index import SopIndex
+from .base import FormatError, ImportResult, snake
 from .jsonutil import dump_json, read_json
 
 _ONE_OF = re.compile(r"(?:one of|either)\s*:?\s*((?:'[^']*'(?:\s*,\s*|\s+or\s+|\s*$)?)+)",
