@@ -60,10 +60,12 @@ def run(args) -> int:
         result = import_file(args.src, args.fmt, complete)
     if result.format == "rasa" and not args.output.endswith(".json") and args.output != "-":
         return rasa_folder.run(args)  # guessed Rasa flows, -o a folder: one file per flow
-    return _report(args, result)
+    return _report(args, result, text)
 
 
-def _report(args, result) -> int:
+def _report(args, result, text: str | None = None) -> int:
+    """Write the imported SOP and print what the author should confirm; `text` is the source
+    when it was read from standard input (a file is read again for the review)."""
     write_atomic(args.output, dumps(result.sop))
     sop = result.sop
     print(f"imported {args.src} ({result.format}): {len(sop.nodes)} nodes, {len(sop.edges)} "
