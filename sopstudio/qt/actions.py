@@ -37,7 +37,7 @@ def build(window) -> dict:
         "add_task": _action(w, "Add &Task", lambda: w.add_at_centre("task"), "T"),
         "add_decision": _action(w, "Add D&ecision", lambda: w.add_at_centre("decision"), "D"),
         "add_end": _action(w, "Add E&nd", lambda: w.add_at_centre("end"), "E"),
-        "layout": _action(w, "Auto-&layout", ed.auto_layout, "Ctrl+L"),
+        "layout": _action(w, "Auto-&layout", w.auto_layout.auto_layout, "Ctrl+L"),
         "zoom_in": _action(w, "Zoom &In", view.zoom_in, S.ZoomIn),
         "zoom_out": _action(w, "Zoom &Out", view.zoom_out, S.ZoomOut),
         "fit": _action(w, "&Fit to Window", view.fit_all, "Ctrl+0"),

@@ -13,6 +13,7 @@ from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
 from . import actions
 from .autosave import Autosaver
+from .canvas.auto_layout import AutoLayout
 from .canvas.placement import free_spot
 from .canvas.scene import SopScene
 from .canvas.view import CanvasView
@@ -48,6 +49,7 @@ class MainWindow(QMainWindow):
         self.editor = Editor(self.session, self.scene, self.store_link, self)
         self.files = FileOps(self)
         self.autosaver = Autosaver(self.session, self)
+        self.auto_layout = AutoLayout(self)
         self._build_docks()
         self.actions_by_name = actions.build(self)
         self.files.rebuild_recent_menu()
@@ -121,9 +123,12 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.view.fit_all)
 
     def ensure_layout(self) -> None:
-        """Lay out a document whose nodes have no positions (not an undo entry: there is no
-        layout to go back to), and take dot's edge routes for a graph still laid out as dot
-        would (small graphs only: dot costs time)."""
+        """Place a document whose nodes have no positions at once (a quick layered layout),
+        then dot's layout and routes from a child process (the window never waits)."""
+        self.auto_layout.on_open(ROUTE_LIMIT)
+
+    def ensure_layout_now(self) -> None:
+        """The same, synchronously (scripts and screenshots that need the final picture)."""
         sop = self.session.sop
         unplaced = any(n.position is None for n in sop.nodes)
         if not sop.nodes or (not unplaced and len(sop.nodes) > ROUTE_LIMIT):

@@ -127,6 +127,17 @@ class SopScene(QGraphicsScene):
         for item in self.edges.values():
             item.adjust()
 
+    def merge_routes(self, routes: dict, positions: dict) -> None:
+        """Routes for some edges (re-routed after a move), the others keep theirs."""
+        for edge_id, (points, tip, label_at) in routes.items():
+            item = self.edges.get(edge_id)
+            if item is None:
+                continue
+            ends = positions.get(item.source.node_id), positions.get(item.target.node_id)
+            if None not in ends:
+                self.routes[edge_id] = (ends[0], ends[1], points, tip, label_at)
+                item.adjust()
+
     def set_issues(self, issues) -> None:
         """Badges: the worst severity per node / edge, with every message in the tooltip."""
         worst, texts = {}, defaultdict(list)
