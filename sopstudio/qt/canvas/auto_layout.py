@@ -97,7 +97,8 @@ class AutoLayout(QObject):
     def _reroute_now(self) -> None:
         moved, self._moved = self._moved, set()
         if self.job.running() and self.job.mode == "layout":
-            return  # the layout coming brings its own routes
+            self._moved = moved | self._moved  # re-routed once the layout has answered
+            return
         sop = self.session.sop
         positions = {n.id: n.position for n in sop.nodes if n.position is not None}
         edges = {e.id for e in sop.edges if e.source in moved or e.target in moved}
@@ -113,6 +114,8 @@ class AutoLayout(QObject):
     def _idle(self) -> None:
         self.busy.hide()
         self.cancel_button.hide()
+        if self._moved:  # moves made while a layout ran
+            self._reroute_timer.start()
 
     def _on_finished(self, mode: str, positions: dict, routes: dict) -> None:
         self._idle()

@@ -18,6 +18,7 @@ from . import style
 from .node_item import _paint_badge
 
 ARROW = 10.0
+HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
 
 
 class EdgeItem(QGraphicsItem):
@@ -36,7 +37,9 @@ class EdgeItem(QGraphicsItem):
         self._label = QRectF()
         self._label_at = None
         self._bounds = QRectF()
+        self.hovered = False
         self.setFlags(QGraphicsItem.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
         self.setZValue(0)
 
     def refresh(self, edge) -> None:
@@ -124,18 +127,30 @@ class EdgeItem(QGraphicsItem):
 
     def shape(self) -> QPainterPath:
         stroker = QPainterPathStroker()
-        stroker.setWidth(10)
+        stroker.setWidth(HIT_WIDTH)
         shape = stroker.createStroke(self._path)
         if not self._label.isNull():
             shape.addRect(self._label)
         return shape
+
+    def hoverEnterEvent(self, event):
+        self.hovered = True
+        self.update()
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event):
+        self.hovered = False
+        self.update()
+        super().hoverLeaveEvent(event)
 
     # --- painting -----------------------------------------------------------------------------
     def paint(self, painter, option, widget=None):
         selected = bool(option.state & QStyle.State_Selected)
         colour = style.SELECTED if selected else (style.FAILURE_EDGE if self.failure
                                                  else style.EDGE)
-        pen = QPen(colour, 2.4 if selected else 1.5)
+        if self.hovered and not selected:
+            colour = colour.darker(140)
+        pen = QPen(colour, 2.4 if selected or self.hovered else 1.5)
         if self.failure:
             pen.setStyle(Qt.DashLine)
         painter.setPen(pen)

@@ -164,13 +164,14 @@ class BatchJob(QObject):
         results: list = []
         offset = 0
         while not self.cancel.is_set():
-            if offset == len(generated):  # wait for more (or the end), never spin
-                if ended.is_set():
-                    break
+            # A full chunk, or what is left once generation has ended (a small batch is one
+            # chunk, as before); meanwhile wait a little for more, never spin.
+            if not ended.is_set() and len(generated) - offset < CHUNK:
                 ended.wait(0.05)
-            chunk = generated[offset:offset + CHUNK]
-            if not chunk:
                 continue
+            if offset == len(generated):
+                break
+            chunk = generated[offset:offset + CHUNK]
             self.stage.emit(f"Running scenarios… ({len(generated)} generated so far)"
                             if not ended.is_set() else f"Running {len(generated)} scenario(s)…")
             base = offset
