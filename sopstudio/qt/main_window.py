@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
-from . import actions
+from . import actions, theme
 from .autosave import Autosaver
 from .canvas.auto_layout import AutoLayout
 from .canvas.placement import free_spot
@@ -43,6 +43,7 @@ class MainWindow(QMainWindow):
         self._owns_store_link = store_link is None  # then it closes the link when it closes
         self.store_link = store_link if store_link is not None else StoreLink(self)
         self.session = EditSession(None, self)
+        theme.apply(theme.chosen(self.settings))
         self.scene = SopScene(self)
         self.view = CanvasView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -211,6 +212,14 @@ class MainWindow(QMainWindow):
                  (item.mapRectToScene(item.body_rect()) for item in self.scene.nodes.values())]
         x, y = free_spot((centre.x(), centre.y()), size, rects)
         return self.editor.add_node(kind, QPointF(x, y))
+
+    def set_theme(self, name: str) -> None:
+        """View ▸ Theme: palette and canvas colours now, remembered for the next start."""
+        theme.remember(self.settings, name)
+        theme.apply(name)
+        self.scene.setBackgroundBrush(theme.style.BACKGROUND)
+        self.scene.update()
+        self.view.viewport().update()
 
     def raise_inspector(self) -> None:
         """Bring the Inspector tab to the front (unless the user closed the dock)."""

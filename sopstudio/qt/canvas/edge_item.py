@@ -159,9 +159,10 @@ class EdgeItem(QGraphicsItem):
         painter.setPen(Qt.NoPen)
         painter.setBrush(QBrush(colour))
         painter.drawPolygon(self._arrow)
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < style.TEXT_DETAIL:
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        if detail < style.TEXT_DETAIL:
             return
-        if self.text:
+        if self.text and detail >= style.SECONDARY_DETAIL:
             self._paint_label(painter, colour)
         if self.issue_severity:
             anchor = self._label.topRight() if self.text else self._path.pointAtPercent(0.5)

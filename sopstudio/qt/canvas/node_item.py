@@ -190,7 +190,10 @@ class NodeItem(QGraphicsItem):
         if detail < style.TEXT_DETAIL:  # zoomed far out: the shape alone, text is mere specks
             return
         painter.setPen(style.TEXT)
-        if self.shape_kind == "task":
+        if detail < style.SECONDARY_DETAIL:  # zoomed out: a larger title, nothing else
+            self._paint_centered_title(painter, style.title_font_at(
+                detail, (self.height - 8) / (2.6 if self.shape_kind == "task" else 3.2)))
+        elif self.shape_kind == "task":
             self._paint_task_text(painter)
         else:
             self._paint_centered_title(painter)
@@ -258,8 +261,8 @@ class NodeItem(QGraphicsItem):
             painter.drawText(chip, Qt.AlignCenter, text)
             x += chip.width() + 4
 
-    def _paint_centered_title(self, painter) -> None:
-        painter.setFont(style.title_font())
+    def _paint_centered_title(self, painter, font=None) -> None:
+        painter.setFont(font or style.title_font())
         metrics = QFontMetricsF(painter.font())
         inset = self.width * (0.19 if self.shape_kind == "decision" else 0.08)
         rect = self.body_rect().adjusted(inset, 4, -inset, -4)
