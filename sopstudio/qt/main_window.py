@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.problems.schedule()
 
     def _on_replaced(self) -> None:
+        self.auto_layout.place_unplaced()
         self.scene.rebuild(self.session.sop)
         self.ensure_layout()
         self.view.grow_scene_rect()

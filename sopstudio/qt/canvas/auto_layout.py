@@ -28,6 +28,7 @@ class AutoLayout(QObject):
         self.job = LayoutJob(self)
         self.edits = 0  # document changes so far: an answer to an older state is stale
         self._moved: set[str] = set()
+        self._provisional = False  # the open document's positions are the quick layout's
         self._reroute_timer = QTimer(self, singleShot=True, interval=REROUTE_DELAY_MS)
         self._reroute_timer.timeout.connect(self._reroute_now)
         self._build_status()
@@ -52,14 +53,27 @@ class AutoLayout(QObject):
             widget.hide()
 
     # --- requests ---------------------------------------------------------------------------
+    def place_unplaced(self) -> None:
+        """Before the canvas is built for a just-opened document: give nodes without a
+        position their place in the quick layered layout, straight in the model (not an edit:
+        there is nothing to undo), so every item is built once, already where it goes."""
+        sop = self.session.sop
+        if any(n.position is None for n in sop.nodes):
+            self._provisional = True
+            quick = quick_layout(sop)
+            for node in sop.nodes:
+                if node.position is None:
+                    node.position = quick[node.id]
+
     def on_open(self, route_limit: int) -> None:
         """A document was opened: place unplaced nodes now, and ask dot for the real layout
         (or, for a small laid-out graph, only its routes)."""
         sop = self.session.sop
-        unplaced = any(n.position is None for n in sop.nodes)
+        unplaced = self._provisional or any(n.position is None for n in sop.nodes)
+        self._provisional = False
         if not sop.nodes or (not unplaced and len(sop.nodes) > route_limit):
             return
-        if unplaced:
+        if any(n.position is None for n in sop.nodes):
             self._apply_quietly(quick_layout(sop, self._sizes()))
         self._start("layout", "open" if unplaced else "routes")
 

@@ -61,8 +61,16 @@ class EdgeItem(QGraphicsItem):
     def adjust(self) -> None:
         self.prepareGeometryChange()
         self._path = self._route()
-        end = self._path.pointAtPercent(1.0)
-        before = self._path.pointAtPercent(0.97) if self._path.length() > 1 else end
+        # The tangent at the end from the last control point: cheaper than pointAtPercent,
+        # which dominated the cost of a drag frame.
+        end = self._path.currentPosition()
+        count = self._path.elementCount()
+        before = end
+        for index in range(count - 2, -1, -1):
+            element = self._path.elementAt(index)
+            before = QPointF(element.x, element.y)
+            if QLineF(before, end).length() > 0.5:
+                break
         self._arrow = _arrow_head(before, end)
         self._label = self._label_rect()
         pad = ARROW + 4

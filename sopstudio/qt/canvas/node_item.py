@@ -43,6 +43,7 @@ class NodeItem(QGraphicsItem):
         self.issue_severity: str | None = None
         self.start_marker: StartMarker | None = None
         self.port_hot = False  # the pointer is where a press starts an edge
+        self._shape = None
         self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemIsMovable
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setAcceptHoverEvents(True)
@@ -91,6 +92,12 @@ class NodeItem(QGraphicsItem):
         return self.body_rect().adjusted(-16, -16, 16, 16)
 
     def shape(self) -> QPainterPath:
+        key = (self.shape_kind, self.width, self.height)
+        if self._shape is None or self._shape[0] != key:  # hit tests ask often: cache it
+            self._shape = (key, self._outline())
+        return self._shape[1]
+
+    def _outline(self) -> QPainterPath:
         path = QPainterPath()
         path.setFillRule(Qt.WindingFill)  # overlapping parts stay inside (odd-even drops them)
         if self.shape_kind == "decision":
@@ -150,7 +157,8 @@ class NodeItem(QGraphicsItem):
         return QPolygonF([QPointF(0, -h), QPointF(w, 0), QPointF(0, h), QPointF(-w, 0)])
 
     def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged:
+        if change == QGraphicsItem.ItemPositionHasChanged and not getattr(
+                self.scene(), "bulk", False):
             for edge in self.edges:
                 edge.adjust()
         return super().itemChange(change, value)
