@@ -65,3 +65,16 @@ def test_a_moved_node_gets_its_edges_rerouted(window, qtbot):
     item = window.scene.edges["e2"]
     end = item._path.pointAtPercent(1.0)
     assert abs(end.x() - 400) < item.target.width and abs(end.y() - 250) < item.target.height
+
+
+def test_a_label_moves_along_its_edge_off_a_node_in_the_way(window):
+    """e2 (check → ok) has a label; put a node across the middle of its route: the label
+    slides along the edge to a place where it covers no node."""
+    item = window.scene.edges["e2"]
+    window.editor.move_nodes({"ok": (-150.0, 900.0)})  # a long edge: room along it
+    middle = item._path.pointAtPercent(0.5)
+    window.editor.move_nodes({"bad": (middle.x(), middle.y())})
+    item.adjust()
+    bad = window.scene.nodes["bad"]
+    assert item.text
+    assert not item._label.intersects(bad.mapRectToScene(bad.body_rect()))

@@ -19,6 +19,7 @@ from .node_item import _paint_badge
 
 ARROW = 10.0
 HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
+LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
 
 
 class EdgeItem(QGraphicsItem):
@@ -125,10 +126,29 @@ class EdgeItem(QGraphicsItem):
         metrics = QFontMetricsF(style.label_font())
         width = metrics.horizontalAdvance(self.text) + 10
         height = metrics.height() + 4
-        centre = self._label_at if self._label_at is not None else self._path.pointAtPercent(0.5)
-        if self._label_at is None and self.source is self.target:  # beside the loop, not on it
-            centre += QPointF(width / 2 + 4, 0)
-        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
+        if self._label_at is not None:
+            return _centred(self._label_at, width, height)
+        if self.source is self.target:  # beside the loop, not on it
+            return _centred(self._path.pointAtPercent(0.5) + QPointF(width / 2 + 4, 0),
+                            width, height)
+        # Along the route, the first place where the label covers no node (labels on nodes
+        # hide titles); the middle when there is none.
+        first = None
+        for percent in LABEL_PLACES:
+            rect = _centred(self._path.pointAtPercent(percent), width, height)
+            first = first or rect
+            if not self._covers_a_node(rect):
+                return rect
+        return first
+
+    def _covers_a_node(self, rect: QRectF) -> bool:
+        scene = self.scene()
+        if scene is None or getattr(scene, "bulk", False) \
+                or scene.itemIndexMethod() != scene.ItemIndexMethod.BspTreeIndex:
+            return False  # a bulk update places labels plainly (a lookup would scan all)
+        return any(getattr(item, "node_id", None) is not None and item.parentItem() is None
+                   and item.mapRectToScene(item.body_rect()).intersects(rect)
+                   for item in scene.items(rect))
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -183,6 +203,10 @@ class EdgeItem(QGraphicsItem):
         painter.setFont(style.label_font())
         painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
         painter.drawText(self._label, Qt.AlignCenter, self.text)
+
+
+def _centred(centre: QPointF, width: float, height: float) -> QRectF:
+    return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
 
 
 def _normal(a: QPointF, b: QPointF) -> QPointF:
