@@ -19,6 +19,7 @@ from .node_item import _paint_badge
 
 ARROW = 10.0
 HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
+LABEL_CHECK_LIMIT = 150
 LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
 
 
@@ -142,13 +143,14 @@ class EdgeItem(QGraphicsItem):
         return first
 
     def _covers_a_node(self, rect: QRectF) -> bool:
-        scene = self.scene()
-        if scene is None or getattr(scene, "bulk", False) \
-                or scene.itemIndexMethod() != scene.ItemIndexMethod.BspTreeIndex:
-            return False  # a bulk update places labels plainly (a lookup would scan all)
-        return any(getattr(item, "node_id", None) is not None and item.parentItem() is None
-                   and item.mapRectToScene(item.body_rect()).intersects(rect)
-                   for item in scene.items(rect))
+        """Whether `rect` overlaps a node. Checked against the scene's node items directly
+        (asking the scene's index while it is mid-update is unsafe), so only in graphs of up
+        to LABEL_CHECK_LIMIT nodes, where that stays cheap."""
+        nodes = getattr(self.scene(), "nodes", None)
+        if not nodes or len(nodes) > LABEL_CHECK_LIMIT or getattr(self.scene(), "bulk", False):
+            return False
+        return any(rect.intersects(item.body_rect().translated(item.pos()))
+                   for item in nodes.values())
 
     def boundingRect(self) -> QRectF:
         return self._bounds
