@@ -121,7 +121,7 @@ class AutoLayout(QObject):
 
     # --- answers ----------------------------------------------------------------------------
     def _on_started(self, mode: str) -> None:
-        if mode == "layout":
+        if self.job.context[0] in ("open", "undoable"):  # routes alone come quietly
             self.busy.show()
             self.cancel_button.show()
 

@@ -7,6 +7,7 @@ from PySide6.QtGui import QFont, QMouseEvent, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
 
 from . import style
+from .minimap import Minimap
 
 MIN_SCALE, MAX_SCALE = 0.05, 4.0
 ZOOM_STEP = 1.2
@@ -25,6 +26,7 @@ class CanvasView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
         self.setAcceptDrops(True)
         self._panning = False
+        self.minimap = Minimap(self)
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -92,6 +94,10 @@ class CanvasView(QGraphicsView):
         painter.setPen(style.MUTED)
         painter.drawText(self.viewport().rect(), Qt.AlignCenter | Qt.TextWordWrap, EMPTY_HINT)
         painter.restore()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.minimap.refresh()
 
     def wheelEvent(self, event):
         if event.angleDelta().y() == 0:
