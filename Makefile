@@ -21,10 +21,15 @@ test: setup
 	@bash resources/system_deps.sh test
 	$(BIN)/ruff check --no-cache .
 	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/mypy --cache-dir /dev/null sopstudio/core sopstudio/engine sopstudio/store
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2
 
 bench: setup
 	@for f in bench/*_bench.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done
+
+# The real-model benchmark (not a test): its own venv with llama-cpp-python + SmolLM2-135M.
+bench-llm: setup
+	SOPSTUDIO_BENCH_LLM=1 $(BIN)/python bench/real_model_bench.py
 
 setup: $(STAMP)
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from . import __version__, commands
 from .commands._common import UsageError
 from .core.errors import SopStudioError
+from .core.hygiene import CleanStream
 
 # Exit code for usage errors (argparse's own; DESIGN §9 gives unreadable input files the same).
 EXIT_USAGE = 2
@@ -112,6 +113,17 @@ def looks_like_file(word: str) -> bool:
 
 
 def run(argv: list[str]) -> int:
+    """Run one command. Everything printed meanwhile passes through `CleanStream`: control
+    characters escaped, and on stderr URL userinfo and keys redacted (core/hygiene.py)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = CleanStream(out), CleanStream(err, redact=True)
+    try:
+        return _run(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _run(argv: list[str]) -> int:
     parser, handlers = build_parser()
     # `sopstudio` and `sopstudio FILE` open the application; `sopstudio frobnicate` is a typo
     # for argparse to report ("invalid choice"), not a file the GUI cannot read.
@@ -135,6 +147,10 @@ def run(argv: list[str]) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except RecursionError:  # a structure too deep for a walker that escaped the input limits
+        print(f"sopstudio {args.command}: the input is nested too deeply to process",
+              file=sys.stderr)
+        return EXIT_USAGE
     except Exception as error:
         log.debug("internal error in %s", args.command, exc_info=True)
         print(f"sopstudio {args.command}: internal error: {error.__class__.__name__}: {error} "

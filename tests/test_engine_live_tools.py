@@ -21,10 +21,12 @@ def live_sop(url):
          {"id": "b", "kind": "end"}],
         [{"id": "e1", "source": "a", "target": "b"}],
         tools=[{"name": "lookup", "method": "GET", "url": url + "/orders/{order_id}",
-                "live": True, "parameters": {"type": "object", "properties": {
+                "live": True, "allow_private": True,  # the test server is on 127.0.0.1
+                "parameters": {"type": "object", "properties": {
                     "order_id": {"type": "string"}}},
                 "outputs": [{"name": "status", "type": "string"}]},
                {"name": "refund", "method": "POST", "url": url + "/refunds", "live": True,
+                "allow_private": True,
                 "parameters": {"type": "object", "properties": {
                     "order_id": {"type": "string"}, "status": {"type": "string"}}},
                 "outputs": [{"name": "refund_id", "type": "string"}]}],

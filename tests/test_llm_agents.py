@@ -119,17 +119,20 @@ def test_timeouts_and_server_errors_end_gracefully():
     assert trace.outcome == "technical-issue" and tools.calls == {}
 
 
-def test_spa_sees_every_tool_and_its_violations_are_measured_not_prevented():
+def test_spa_sees_every_tool_and_its_violations_are_measured_not_executed():
     early = tool("issue_refund", {"order_id": "ORD-123", "amount": 99})
     steps = [ASK, early, reply("Refund done."), tool("finish_conversation",
                                                       {"end_section": "done"})]
     with FakeLLMServer(steps) as server:
         trace, tools, _ = run(SpaAgent, server)
-    assert tools.calls == {"issue_refund": 1}  # executed: nothing is enforced for SPA
+    assert tools.calls == {}  # the single door: a tool outside the node never executes
+    assert trace.tool_trace == [{"tool": "issue_refund",
+                                 "arguments": {"order_id": "ORD-123", "amount": 99}}]
     assert guardrail_codes(trace) == [] and trace.outcome == "resolved"
     assert names(server.requests[0])[:2] == ["lookup_order", "issue_refund"]
     prompt = server.requests[0]["messages"][0]["content"]
-    assert prompt.startswith(export_sop(refund_sop(), "spa-prompt").rstrip("\n"))
+    exported = export_sop(refund_sop(), "spa-prompt").rstrip("\n")
+    assert prompt == exported.replace("{known_information}", "(nothing yet)")
     assert "Section: Refund [refund]" in prompt and "If status == 'lost'" in prompt
     assert "finish_conversation" in prompt
     found = audit_trace(CompiledSop(refund_sop()), trace)

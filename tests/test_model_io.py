@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -102,11 +101,13 @@ def test_positions_print_on_one_line_and_strings_are_untouched():
      "not a text file (not UTF-8)")])
 def test_unreadable_files_are_described_in_plain_words(tmp_path, monkeypatch, error, reason):
     path = tmp_path / "x.sop.json"
+    path.write_text("{}")
 
     def fail(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(Path, "read_text", fail)
+    from sopstudio.core import inputs
+    monkeypatch.setattr(inputs, "read_stream", fail)  # the one reader every load goes through
     with pytest.raises(LoadError) as caught:
         io.load_sop(path)
     assert str(caught.value) == f"{path}: cannot read file ({reason})"

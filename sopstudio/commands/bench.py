@@ -10,9 +10,8 @@ error line and no metrics.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from ..core.io import read_error_reason
+from ..core.inputs import InputError, read_text
 from ..core.journeys import JourneyGraph
 from ..engine.agents import AGENT_KINDS
 from ..engine.batch import run_batch
@@ -21,8 +20,9 @@ from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
-from ._options import (add_model_arguments, add_store_arguments, agent_options,
-                       now, open_store_unless, positive_int, run_settings, warn_if_invalid)
+from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
+                       agent_options, now, open_store_unless, positive_int, run_settings,
+                       warn_if_invalid)
 
 NAME = "bench"
 HELP = "batch-run generated scenarios with an agent and print the metrics"
@@ -35,6 +35,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
                         help="scripted (default), dpa or spa")
     add_model_arguments(parser)
+    add_turn_limit(parser)
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
     parser.add_argument("--csv", help="run a SOP-Bench style CSV test set (one scenario per row) "
                                       "instead of generated scenarios; needs --mapping")
@@ -60,7 +61,7 @@ def run(args) -> int:
     with open_store_unless(args) as store:
         started = now()
         result = run_batch(cs, scenarios, lambda c: make_agent(args.agent, c, **options),
-                           workers=args.workers)
+                           workers=args.workers, max_turns=args.max_turns)
         run_ids = _store_batch(store, args, sop, result, started)
     data = _report(cs, scenarios, result, run_ids)
     if args.json:
@@ -73,10 +74,10 @@ def run(args) -> int:
 def _csv_scenarios(args, cs) -> list:
     if not (args.csv and args.mapping):
         raise UsageError("--csv and --mapping go together")
-    try:
-        text = Path(args.csv).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UnreadableFile(f"{args.csv}: {read_error_reason(error)}") from None
+    try:  # bounded and UTF-8 checked like every input (core/inputs.py)
+        text = read_text(args.csv)
+    except InputError as error:
+        raise UnreadableFile(f"{args.csv}: {error.detail}") from None
     return scenarios_from_csv(cs, text, load_mapping(args.mapping))
 
 
@@ -132,5 +133,6 @@ def _store_batch(store, args, sop, result, started) -> list[int]:
         return []
     from ..store.traces import save_batch
     return save_batch(store, sop, result, args.agent, model=args.model,
-                      settings=run_settings(args, workers=args.workers),
+                      settings=run_settings(args, workers=args.workers,
+                                            max_turns=args.max_turns),
                       started=started, finished=now())

@@ -1,6 +1,7 @@
 """`sopstudio export FILE --to FORMAT -o OUT`: write a .sop.json in another format.
 
-`-o -` writes text formats to standard output. Nothing is written unless the export succeeds.
+`-o -` writes text formats to standard output (binary ones go to a pipe with `-o /dev/stdout`);
+a device or FIFO is written to, never replaced. Nothing is written unless the export succeeds.
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ def run(args) -> int:
         raise FormatError("no output path (give a file name with -o, or '-' for standard output)")
     sop = load_or_exit(args.file)
     data = export_sop(sop, args.fmt)
-    if args.output == "-":
-        if isinstance(data, bytes):
-            raise FormatError(f"{args.fmt} is binary; give a file name with -o")
-        sys.stdout.write(data)
-        return 0
+    if args.output == "-" and isinstance(data, bytes):
+        raise FormatError(f"{args.fmt} is binary; give a file name with -o (or -o /dev/stdout "
+                          f"into a pipe)")
     write_atomic(args.output, data)
-    print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
+    if args.output != "-":
+        print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
     return 0

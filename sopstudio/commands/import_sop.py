@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import sys
 
+from ..core.inputs import InputError, read_text
 from ..core.io import dumps
 from ..core.validate import ERROR, validate
-from ..formats import IMPORT_FORMATS, FormatError, import_file, import_text, llm_complete
+from ..formats import (IMPORT_FORMATS, FormatError, UnreadableSource, import_file, import_text,
+                       llm_complete)
 from ..formats.output import write_atomic
 
 NAME = "import"
@@ -23,7 +25,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--from", dest="fmt", choices=IMPORT_FORMATS, default=None,
                         help="input format (default: guessed from the content)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT.sop.json",
-                        help="where to write the SOP document")
+                        help="where to write the SOP document ('-' for standard output)")
     parser.add_argument("--base-url", default=None,
                         help="OpenAI-compatible endpoint for --from prose "
                              "(default: $SOPSTUDIO_BASE_URL)")
@@ -36,13 +38,14 @@ def run(args) -> int:
         raise FormatError("no output path (give the .sop.json to write with -o)")
     complete = _lazy_model(args) if args.fmt == "prose" else None
     if args.src == "-":
-        result = import_text(sys.stdin.read(), args.fmt, "<stdin>", complete)
+        result = import_text(read_stdin(), args.fmt, "<stdin>", complete)
     else:
         result = import_file(args.src, args.fmt, complete)
     write_atomic(args.output, dumps(result.sop))
     sop = result.sop
     print(f"imported {args.src} ({result.format}): {len(sop.nodes)} nodes, {len(sop.edges)} "
-          f"edges, {len(sop.tools)} tools -> {args.output}")
+          f"edges, {len(sop.tools)} tools -> {args.output}",
+          file=sys.stderr if args.output == "-" else sys.stdout)  # '-': stdout is the SOP
     errors = sum(issue.severity == ERROR for issue in validate(sop))
     notes = result.notes + ([f"{errors} validation error{'s' * (errors != 1)} — run sopstudio "
                              f"validate {args.output}"] if errors else [])
@@ -60,3 +63,11 @@ def _lazy_model(args):
             made.append(llm_complete(args.base_url, args.model))
         return made[0](messages)
     return complete
+
+
+def read_stdin() -> str:
+    """Standard input, bounded and UTF-8 checked like any file (core/inputs.py)."""
+    try:
+        return read_text("-", "<stdin>")
+    except InputError as error:
+        raise UnreadableSource(str(error)) from None

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from .atomic import write_atomic
 from .errors import LoadError
+from .inputs import loads_json, read_text, reason
 from .model import FORMAT_NAME, FORMAT_VERSION, SOP, SOPFile
 
 # version -> function turning a document of that version into the next one.
@@ -96,7 +97,7 @@ def parse_document(data: Any, source: str = "<memory>", strict: bool = True) -> 
 
 def loads(text: str, source: str = "<memory>", strict: bool = True) -> SOP:
     try:
-        data = json.loads(text)
+        data = loads_json(text, source)
     except json.JSONDecodeError as error:
         raise LoadError(f"{source}: line {error.lineno} column {error.colno}: "
                         f"not valid JSON ({error.msg})") from None
@@ -104,25 +105,15 @@ def loads(text: str, source: str = "<memory>", strict: bool = True) -> SOP:
 
 
 def read_error_reason(error: OSError | UnicodeDecodeError) -> str:
-    """Why a file could not be read, in words a user knows (no Python exception names)."""
-    if isinstance(error, UnicodeDecodeError):
-        return "not a text file (not UTF-8)"
-    if isinstance(error, IsADirectoryError):
-        return "is a directory"
-    if isinstance(error, FileNotFoundError):
-        return "no such file"
-    if isinstance(error, PermissionError):
-        return "permission denied"
-    return (error.strerror or str(error)).lower()
+    """Why a file could not be read, in words a user knows (see `inputs.reason`)."""
+    return reason(error)
 
 
 def load_sop(path: str | os.PathLike[str], strict: bool = True) -> SOP:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LoadError(f"{path}: cannot read file ({read_error_reason(error)})") from None
-    return loads(text, str(path), strict)
+    """Read (bounded, see core/inputs.py) and load a .sop.json; `LoadError` on any problem
+    (`InputError`, exit code 2, when the file cannot be read within the limits)."""
+    text = read_text(path, str(Path(path)))
+    return loads(text, str(Path(path)), strict)
 
 
 def to_data(sop: SOP) -> dict[str, Any]:

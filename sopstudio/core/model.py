@@ -7,6 +7,7 @@ default and refuses such files with a clear message.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -19,6 +20,23 @@ DEFAULT_MAX_ATTEMPTS = 3
 
 ValueType = Literal["string", "integer", "number", "boolean", "list", "object"]
 NodeKind = Literal["task", "end", "subflow"]
+
+# C0/C1 control characters (and DEL): an id holding ESC sequences could rewrite the terminal line
+# it is printed on (erase its own error, print a fake "0 errors"), so ids and names refuse them.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _no_control(value: str) -> str:
+    found = _CONTROL.search(value)
+    if found:
+        raise ValueError(f"contains the control character {found.group()!r} "
+                         f"(ids and names must be printable)")
+    return value
+
+
+def _printable(*fields: str) -> Any:
+    """A pydantic validator refusing control characters in the given id/name fields."""
+    return field_validator(*fields)(classmethod(lambda cls, value: _no_control(value)))
 
 
 class _Base(BaseModel):
@@ -34,6 +52,8 @@ class Variable(_Base):
     pattern: str | None = None
     enum: list[Any] | None = None
     source: Literal["user", "tool", "set"] = "user"
+
+    _printable_name = _printable("name")
 
 
 class ToolOutput(_Base):
@@ -53,6 +73,15 @@ class Tool(_Base):
     outputs: list[ToolOutput] = Field(default_factory=list)
     errors: list[str] = Field(default_factory=list)
     live: bool = False  # simulation calls the real endpoint only when switched on explicitly
+    # Live-call safety (engine/live_tools.py), all opt-in: reach loopback/private/link-local
+    # addresses (a shared SOP must not aim the app at an internal service), follow redirects to
+    # the same origin, and per-tool limits (None: the defaults of live_tools).
+    allow_private: bool = False
+    redirects: Literal["off", "same-origin"] = "off"
+    max_response_bytes: int | None = Field(default=None, ge=1)
+    timeout: float | None = Field(default=None, gt=0)
+
+    _printable_name = _printable("name")
 
     def required_parameters(self) -> list[str]:
         return list(self.parameters.get("required") or [])
@@ -87,6 +116,8 @@ class Node(_Base):
     notes: list[str] = Field(default_factory=list)
     position: tuple[float, float] | None = None
 
+    _printable_id = _printable("id")
+
     @property
     def attempts(self) -> int:
         return self.max_attempts or DEFAULT_MAX_ATTEMPTS
@@ -102,6 +133,8 @@ class Edge(_Base):
     when: str | None = None
     on: Literal["success", "failure"] = "success"
     label: str = ""
+
+    _printable_id = _printable("id", "source", "target")
 
     @field_validator("when")
     @classmethod
@@ -123,6 +156,8 @@ class SOP(_Base):
     knowledge: list[Knowledge] = Field(default_factory=list)
     nodes: list[Node] = Field(default_factory=list)
     edges: list[Edge] = Field(default_factory=list)
+
+    _printable_id = _printable("id")
 
     # Lookups are linear scans on purpose: the model stays a plain value; hot paths build indexes.
     def node(self, node_id: str) -> Node | None:

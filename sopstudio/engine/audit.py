@@ -6,6 +6,9 @@ called, then follows the edge the SOP chooses with the values known at that mome
 call is then judged as the DPA guardrails would have judged it before execution:
 ``tool-not-in-node`` (not a tool of the node the oracle is in), ``schema-violation`` and
 ``ungrounded-argument``. Returns one dict per violation: index, tool, node, code, text.
+
+The same position (`Position`) is the orchestrator's door for static agents: a call it does not
+admit is never executed (mocked or live), only recorded — so the audit still counts it.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Any
 
 from .agents.base import AgentContext
 from .compiled import CompiledSop, choose_success, guard_holds, run_sets
-from .guardrails import Evidence
+from .agents.guardrails import Evidence
 from .schema_check import object_errors
 from .trace import Trace
 
@@ -49,29 +52,60 @@ class _Oracle:
         return False
 
 
+class Position:
+    """Where the SOP is during a static agent's run, fed event by event: the door of the
+    orchestrator asks it whether a call belongs to the current node before executing anything,
+    and `audit_trace` replays a finished trace through it. Both therefore agree on which calls
+    are `tool-not-in-node`. A failed call leaves its tool pending (a retry is in the node)."""
+
+    def __init__(self, compiled: CompiledSop):
+        self.compiled = compiled
+        self.oracle = _Oracle(compiled)
+        self.env: dict[str, Any] = {}
+        self.said: list[dict] = []
+        self.seen = 0
+
+    def observe(self, events: list, end: int | None = None) -> None:
+        """Take in the events recorded since the last call, up to `end` (user values, tool
+        results)."""
+        end = len(events) if end is None else end
+        for event in events[self.seen:end]:
+            if event.type == "user":
+                self.env.update(event.values or {})
+                self.said.append({"role": "user", "text": event.text or ""})
+            elif event.type == "tool_result":
+                result = event.result or {}
+                self.env.update(result.get("outputs") or {})
+                if "error" in result:
+                    self.oracle.called.discard(event.tool)
+        self.seen = max(self.seen, end)
+
+    def admit(self, tool: str) -> bool:
+        """Whether `tool` belongs to the node the SOP is at (the oracle advances to it); an
+        admitted call counts as made there."""
+        if not self.oracle.locate(tool, self.env):
+            return False
+        self.oracle.called.add(tool)
+        return True
+
+
 def audit_trace(compiled: CompiledSop, trace: Trace) -> list[dict]:
-    oracle = _Oracle(compiled)
-    env: dict[str, Any] = {}
-    said: list[dict] = []
+    position = Position(compiled)
     found: list[dict] = []
-    for event in trace.events:
-        if event.type == "user":
-            env.update(event.values or {})
-            said.append({"role": "user", "text": event.text or ""})
-        elif event.type == "tool_result":
-            env.update((event.result or {}).get("outputs") or {})
-        elif event.type == "tool_call":
-            found += _judge(compiled, oracle, event, env, said)
+    for number, event in enumerate(trace.events):
+        position.observe(trace.events, number)
+        if event.type == "tool_call":
+            found += _judge(compiled, position, event)
     return found
 
 
-def _judge(compiled: CompiledSop, oracle: _Oracle, event, env: dict, said: list) -> list[dict]:
+def _judge(compiled: CompiledSop, position: Position, event) -> list[dict]:
+    oracle, env, said = position.oracle, position.env, position.said
     tool = compiled.tools.get(event.tool or "")
     where = {"index": event.index, "tool": event.tool}
-    if not oracle.locate(event.tool or "", env):
+    if not position.admit(event.tool or ""):
         return [{**where, "node": oracle.node_id, "code": "tool-not-in-node",
                  "text": f"{event.tool} called while the SOP is at node {oracle.node_id}"}]
-    oracle.called.add(event.tool)
     node = compiled.nodes[oracle.node_id].node
     found = []
     if tool is not None:

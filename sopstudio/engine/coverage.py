@@ -14,7 +14,8 @@ from collections import Counter
 
 def _expected_tool_errors(scenario) -> set[str]:
     """Tools whose errors the scenario asks for (its failing tool, error responses)."""
-    tools = {(scenario.failing or {}).get("tool")} - {None}
+    failing = (scenario.failing or {}).get("tool")
+    tools: set[str] = {failing} if failing else set()
     for tool, replies in (scenario.responses or {}).items():
         if any(isinstance(r, dict) and "error" in r for r in replies or []):
             tools.add(tool)
@@ -47,7 +48,9 @@ def failed_nodes(trace, scenario) -> list[str]:
 
 def coverage_from_results(results) -> dict:
     """Counts over a batch's RunResults (scenario + trace); runs without a trace are skipped."""
-    nodes, edges, failed = Counter(), Counter(), Counter()
+    nodes: Counter[str] = Counter()
+    edges: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
     runs = 0
     for result in results:
         trace = result.trace

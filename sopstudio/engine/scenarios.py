@@ -68,7 +68,9 @@ def scenarios_for(cs: CompiledSop, journey: Journey, number: int = 0,
                     {"seed": dict(values.seed)}, _copy_responses(values.responses), {})
     if values.unsolved:
         base.notes.append("no values found for edges: " + ", ".join(values.unsolved))
-    base.expected = expected_run(cs, base.user["seed"], base.responses).to_dict()
+    walked = expected_run(cs, base.user["seed"], base.responses)
+    base.notes.extend(values.notes + walked.notes)  # bounds that cut generation or the walk
+    base.expected = walked.to_dict()
     base.realized = realises(cs, base.expected, journey)
     if not base.realized:
         base.expected = _journey_expected(cs, journey, base)

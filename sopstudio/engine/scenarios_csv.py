@@ -15,6 +15,7 @@ import io
 import json
 from pathlib import Path
 
+from ..core.inputs import InputError, loads_json, read_text
 from .compiled import CompiledSop, EngineError
 from .scenarios import Scenario
 from .walk import expected_run
@@ -59,9 +60,9 @@ def _infer(raw: str, text: str) -> object:
 
 
 def load_mapping(path: str | Path) -> dict:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
+    try:  # bounded like every input (core/inputs.py)
+        data = loads_json(read_text(path), str(path))
+    except (InputError, json.JSONDecodeError) as error:
         raise EngineError(f"{path}: cannot read the column mapping ({error})") from None
     if not isinstance(data, dict):
         raise EngineError(f"{path}: the column mapping must be a JSON object")

@@ -136,8 +136,9 @@ class SimulationSession:
 
     def __init__(self, compiled: CompiledSop, scenario: Scenario | None,
                  agent_factory: AgentFactory, seed: int = 0, recorded: Trace | None = None,
-                 allow_live: bool = False):
+                 allow_live: bool = False, max_turns: int = 40):
         self.compiled, self.scenario, self.seed = compiled, scenario, seed
+        self.max_turns = max_turns
         self.recorded = recorded  # a stored trace: this session replays it
         self.allow_live = allow_live
         self.script = OperatorScript()
@@ -168,11 +169,13 @@ class SimulationSession:
         self.delivered: list[Event] = []  # events step() has returned (the trace may hold more)
         if self.recorded is not None:
             return replay_orchestrator(self.compiled, self.recorded)
+        if self.scenario is None:
+            raise EngineError("a run that is not a replay needs a scenario")
         checks = getattr(self.live_agent, "checks", None)  # LLM agents' guardrails
         return orchestrator_for(self.compiled, self.scenario, agent, seed=self.seed,
                                 checks=list(checks) if checks else None,
                                 allow_live=self.allow_live, override=self._tool_override,
-                                user_override=self._user_override)
+                                user_override=self._user_override, max_turns=self.max_turns)
 
     def _user_override(self, variables: list, text: str | None) -> UserTurn | None:
         self._asks += 1
@@ -316,20 +319,17 @@ def failures(trace: Trace) -> tuple[list[str], list[str]]:
 
 # -- the current node's prompt ----------------------------------------------------------------
 def prompt_text(orchestrator: Orchestrator) -> str:
-    """The current node's dynamic prompt as the DPA model receives it: system prompt, the
-    conversation so far, and the function tools offered (SPA: its one static prompt)."""
+    """The current node's prompt as the model receives it: system prompt, the conversation so
+    far, the functions offered and the named tool_choice (the DPA's request with the run's
+    guidance; for the scripted oracle, what a guided DPA would be sent; SPA: its one prompt)."""
     ctx = orchestrator.context()
     try:
-        from .agents import dpa
-        from .agents.llm_common import FunctionNames, conversation, tool_functions
+        from .agents import dpa, spa
         if orchestrator.static:
-            from .agents.spa import static_prompt
-            return _render_messages([{"role": "system", "content": static_prompt(ctx.sop)}], [])
-        names = FunctionNames([t.name for t in ctx.sop.tools], list(dpa.CONTROLS))
-        messages = [{"role": "system", "content": dpa.node_prompt(ctx)},
-                    *conversation(ctx, names)]
-        return _render_messages(messages, tool_functions(ctx.tools, names)
-                                + dpa.control_functions(ctx))
+            return _render_messages(*spa.request(ctx))
+        guidance = getattr(orchestrator.agent, "guidance", "auto")
+        messages, functions, choice = dpa.request(ctx, guidance)
+        return _render_messages(messages, functions, choice)
     except Exception:  # any failure of the prompt builders: show a plain summary
         log.exception("building the prompt of node %s failed", ctx.node.id)
         return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
@@ -350,11 +350,13 @@ def _render_message(message: dict) -> str:
     return f"[{message.get('role', '?')}]\n{text}"
 
 
-def _render_messages(messages: list, tools: list) -> str:
+def _render_messages(messages: list, tools: list, choice: Any = None) -> str:
     parts = [_render_message(m) for m in messages]
     if tools:
         names = ", ".join(t.get("function", t).get("name", "?") for t in tools)
         parts.append(f"[tools]\n{names}")
+    if isinstance(choice, dict):
+        parts.append(f"[tool_choice]\n{choice.get('function', {}).get('name', choice)}")
     return "\n\n".join(parts)
 
 

@@ -19,7 +19,7 @@ import copy
 from typing import Any, Callable, Mapping
 
 from ..core.model import Tool
-from .live_tools import call_endpoint
+from .live_tools import call_with_reason
 
 Override = Callable[[str, dict, dict], "dict | None"] | Mapping[str, dict] | None
 
@@ -49,6 +49,7 @@ class MockTools:
         self.responses = {name: list(entries) for name, entries in (responses or {}).items()}
         self.override = override
         self.calls: dict[str, int] = {}
+        self.live_reasons: dict[str, str | None] = {}  # why the last live call of a tool failed
 
     def call(self, name: str, arguments: dict) -> tuple[dict, dict | None]:
         """(result, operator record or None) for the next call of `name`."""
@@ -57,7 +58,7 @@ class MockTools:
         entries = self.responses.get(name)
         tool = self.tools.get(name)
         if tool is not None and tool.live and self.allow_live:
-            result = call_endpoint(tool, arguments)
+            result, self.live_reasons[name] = call_with_reason(tool, arguments)
         elif entries:
             result = normalise(entries[min(index, len(entries) - 1)])
         elif name in self.tools:
@@ -67,11 +68,13 @@ class MockTools:
         return self._apply_override(name, arguments, result)
 
     def live_note(self, name: str) -> str | None:
-        """Why a live tool answered from the mock (live calls not allowed), else None."""
+        """Why a live tool answered from the mock (live calls not allowed) or why its real call
+        failed (refused destination, size cap, deadline...), else None."""
         tool = self.tools.get(name)
         if tool is not None and tool.live and not self.allow_live:
             return f"tool {name} is live but live calls are off: mocked response used"
-        return None
+        reason = self.live_reasons.get(name) if tool is not None and tool.live else None
+        return f"live call of {name}: {reason}" if reason else None
 
     def _apply_override(self, name: str, arguments: dict, result: dict):
         if self.override is None:

@@ -24,6 +24,10 @@ from .values_gen import default_value
 from .values_solve import candidates, satisfy
 
 SEARCH_LIMIT = 4096
+# Explicit work budget of one journey's value generation (steps of the free-name closure, trials
+# of the search): a bound, not a tuning knob. A valid SOP never needs it; a pathological one
+# (huge closures over many `set`s) is cut and the scenario says so (`JourneyValues.notes`).
+WORK_BUDGET = 200_000
 
 
 @dataclass
@@ -32,6 +36,7 @@ class JourneyValues:
     responses: dict = field(default_factory=dict)          # tool -> [response per call]
     unsolved: list = field(default_factory=list)           # edge ids whose constraint failed
     calls: list = field(default_factory=list)              # (tool, index) in journey order
+    notes: list = field(default_factory=list)              # bounds that cut the generation
 
 
 class _Solver:
@@ -42,6 +47,17 @@ class _Solver:
         self.origin: dict = {}     # name -> ("user",) | ("tool", tool, index)
         self.pinned: set = set()
         self.derived: list = []    # (name, Expr) in execution order
+        self.work = WORK_BUDGET    # steps left (see WORK_BUDGET)
+
+    def spend(self, steps: int = 1) -> bool:
+        """Use `steps` of the work budget; False (and a note, once) when it is exhausted."""
+        self.work -= steps
+        if self.work >= 0:
+            return True
+        note = f"value generation stopped: work budget of {WORK_BUDGET} steps exhausted"
+        if note not in self.out.notes:
+            self.out.notes.append(note)
+        return False
 
     def spec(self, name: str):
         return self.cs.spec(name)
@@ -51,9 +67,8 @@ class _Solver:
             if var not in self.out.seed:
                 self.out.seed[var] = default_value(var, self.spec(var))
             self._assign(var, self.out.seed[var], ("user",))
-        failing = edge is not None and edge.edge.on == "failure"
         tools = [name for name in cnode.node.tools if name in self.cs.tools]
-        if failing:
+        if edge is not None and edge.edge.on == "failure":
             called = next((n for n in tools if guard_holds(cnode, n, self.env)), None)
             if called is not None:
                 self._fail(cnode, called, edge)
@@ -141,14 +156,21 @@ class _Solver:
         self.pinned.update(read | set(free))
 
     def _free(self, read: set) -> list:
-        names, todo = [], list(read)
-        while todo:
+        """The pinnable names behind `read`: user values and tool outputs, through `set`s.
+
+        Each name is expanded once: a `set` that reads its own name (a counter, `n = n + 1`)
+        or a cycle of `set`s must not re-queue it forever (that hung `simulate`)."""
+        names, seen, todo = [], set(), sorted(read)
+        inputs_of: dict = {}
+        for name, expr in self.derived:
+            inputs_of.setdefault(name, set()).update(expr.roots())
+        while todo and self.spend():
             name = todo.pop(0)
-            if name in names or name in self.pinned:
+            if name in seen or name in self.pinned:
                 continue
-            inputs = [e.roots() for n, e in self.derived if n == name]
-            if inputs:
-                todo.extend(sorted(set().union(*inputs)))
+            seen.add(name)
+            if name in inputs_of:
+                todo.extend(sorted(inputs_of[name] - seen))
             elif name in self.origin:
                 names.append(name)
         return names
@@ -191,6 +213,8 @@ class _Solver:
         asts += [e.node for _, e in self.derived]
         pools = [candidates(n, asts, self.env.get(n), self.spec) for n in free]
         for combo in itertools.islice(itertools.product(*pools), SEARCH_LIMIT):
+            if not self.spend(1 + len(self.derived)):
+                return None
             changes = dict(zip(free, combo))
             if self._holds(edge, negatives, self._trial(changes)):
                 return changes

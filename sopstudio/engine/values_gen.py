@@ -6,13 +6,13 @@ with the standard library's regex parser, never evaluated as code) and checked w
 
 from __future__ import annotations
 
+import importlib
 import re
 from typing import Any
 
-try:  # Python 3.11+: the parser lives in re._parser; sre_parse is its deprecated alias
-    from re import _parser as sre_parse
-except ImportError:  # pragma: no cover
-    import sre_parse  # type: ignore
+# The stdlib's regular-expression parser (Python 3.11+: re._parser), read to build a value that
+# matches a variable's pattern; imported by name since typeshed does not declare it.
+sre_parse = importlib.import_module("re._parser")
 
 TYPE_DEFAULTS = {"integer": 1, "number": 1.5, "boolean": True}
 

@@ -87,8 +87,10 @@ def _compare_flat(op: str, name: str, value: Any, spec: Spec) -> dict | None:
 def _literal(node: Any) -> tuple[bool, Any]:
     if isinstance(node, A.Literal):
         return True, node.value
-    if isinstance(node, A.ListExpr) and all(isinstance(i, A.Literal) for i in node.items):
-        return True, [i.value for i in node.items]
+    if isinstance(node, A.ListExpr):
+        values = [i.value for i in node.items if isinstance(i, A.Literal)]
+        if len(values) == len(node.items):
+            return True, values
     return False, None
 
 
@@ -124,9 +126,10 @@ def _bool_op(node: A.BoolOp, truth: bool, spec: Spec) -> dict | None:
     merged: dict = {}
     for operand in node.operands:
         part = satisfy(operand, truth, spec)
-        merged = None if part is None else merge(merged, part)
-        if merged is None:
+        combined = None if part is None else merge(merged, part)
+        if combined is None:
             return None
+        merged = combined
     return merged
 
 

@@ -25,6 +25,9 @@ from .compiled import (CompiledSop, choose_failure, choose_success, guard_holds,
                        tool_arguments)
 from .tools import MockTools
 
+# The walk's work bound: node entries per walk. Visit counts (`max_attempts`) end every loop of
+# a valid SOP long before; journey mode ignores them, so this explicit bound is what stops a walk
+# there. Cutting a walk is reported in `Expected.notes` (outcome turn-limit).
 MAX_NODES = 100_000
 
 
@@ -36,6 +39,7 @@ class Expected:
     end_node: str | None = None
     outcome: str | None = None
     variables: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list)          # bounds that cut the walk
 
     def to_dict(self) -> dict:
         return {"path": list(self.path), "edges": list(self.edges),
@@ -73,6 +77,7 @@ class _Walk:
         node_id = self._enter(self.cs.sop.start, None)
         for _ in range(MAX_NODES):
             node_id = self._node(node_id)
+        self.out.notes.append(f"reference walk stopped after {MAX_NODES} nodes")
         raise _Stop("turn-limit")
 
     def _next_edge(self, node_id: str, failure: bool = False):

@@ -17,7 +17,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from ..core.io import read_error_reason
+from ..core.errors import LoadError
+from ..core.inputs import InputError, read_text, strip_bom
+from ..core.io import check_references
 from ..core.model import SOP
 from .base import FormatError, ImportResult
 
@@ -139,11 +141,16 @@ def import_text(text: str, fmt: str | None = None, source: str = "<paste>",
     if fmt == "prose":
         from .prose import import_prose
         return import_prose(text, complete or llm_complete())
+    text = strip_bom(text)  # every importer sees text without a byte-order mark
     if not text.strip():
         raise FormatError("nothing to import: the text is empty", 1)
     fmt = fmt or guess_format(text)
     result = _importer(fmt)(text, source)
     result.format = fmt
+    try:  # as strict as the native loader: a duplicate id or a dangling edge is refused here,
+        check_references(result.sop, fmt)  # not written to a file `simulate` then refuses
+    except LoadError as error:
+        raise FormatError(str(error)) from None
     return result
 
 
@@ -151,13 +158,16 @@ def import_file(path, fmt: str | None = None,
                 complete: Callable[[list[dict]], str] | None = None) -> ImportResult:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UnreadableSource(f"{path}: cannot read file ({read_error_reason(error)})") from None
+        text = read_text(path)
+    except InputError as error:
+        raise UnreadableSource(str(error)) from None
     if fmt is None and path.suffix.lower() in _BY_SUFFIX and guess_format(text) == "text":
         fmt = _BY_SUFFIX[path.suffix.lower()]
     try:
         return import_text(text, fmt, str(path), complete)
+    except InputError as error:  # a limit of core.inputs (depth, number length): exit 2
+        named = error.source == str(path)
+        raise UnreadableSource(str(error) if named else f"{path}: {error}") from None
     except FormatError as error:
         if error.source or str(error).startswith(str(path)):
             raise
@@ -197,7 +207,8 @@ def export_sop(sop: SOP, fmt: str) -> str | bytes:
                  "spa-prompt": prompts.export_spa_prompt,
                  "dpa-prompts": prompts.export_dpa_prompts}
     if fmt in ("svg", "png"):
-        from .graphviz_io import draw
+        from .graphviz_io import check_drawable, draw
+        check_drawable(len(sop.nodes), len(sop.edges), fmt)  # before building a huge graph
         data = draw(dot.export_dot(sop), fmt)
         return data.decode("utf-8") if fmt == "svg" else data
     if fmt not in exporters:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
+from ..core.inputs import strip_bom
 from ..core.model import SOP, Node
+from ..core.index import SopIndex
 from .base import ImportResult
 from .flowgraph import build_flow_sop
 from .graphviz_io import _pgv, parse_dot
@@ -25,6 +27,7 @@ def clean_label(text: str | None, fallback: str) -> str:
 
 
 def import_dot(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     graph = parse_dot(text)
     names = [str(n) for n in graph.nodes()]
     raw_edges = list(graph.edges())
@@ -46,7 +49,7 @@ _NODE_ATTRS = ("tools", "ask", "say", "max_attempts", "outcome")
 
 # ---------------------------------------------------------------- export
 
-def is_decision(sop: SOP, node: Node) -> bool:
+def is_decision(sop: SOP | SopIndex, node: Node) -> bool:
     """Drawn as a diamond: it branches on conditions and does nothing but (maybe) ask."""
     branches = [e for e in sop.out_edges(node.id) if e.on == "success" and e.when is not None]
     return node.kind == "task" and len(branches) >= 2 and not (node.tools or node.say or node.set)
@@ -58,9 +61,10 @@ def build_graph(sop: SOP):
     graph.graph_attr.update(rankdir="TB", label=sop.title or sop.id, labelloc="t")
     graph.node_attr.update(shape="box", style="rounded", fontname="Helvetica", fontsize="10")
     graph.edge_attr.update(fontname="Helvetica", fontsize="9")
+    index = SopIndex(sop)
     for node in sop.nodes:
         shape = "oval" if node.kind == "end" or node.id == sop.start else "box"
-        shape = "diamond" if is_decision(sop, node) else shape
+        shape = "diamond" if is_decision(index, node) else shape
         graph.add_node(node.id, label=node.title or node.id, shape=shape, **_node_attrs(node))
     for edge in sop.edges:
         # the condition is the label (what re-import reads); the author's wording a tooltip

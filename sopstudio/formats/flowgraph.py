@@ -32,12 +32,15 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
         if hint is not None:
             hints[index] = hint
     notes: list[str] = []
-    nodes = {name: _node(name, titles.get(name) or name, edges) for name in names}
+    by_source: dict[str, list] = {}  # indexed once: a scan per node was quadratic
+    for index, edge in enumerate(edges):
+        by_source.setdefault(edge[0], []).append((index, edge))
+    nodes = {name: _node(name, titles.get(name) or name, name in by_source) for name in names}
     variables: list[Variable] = []
     taken: set[str] = set()
     sop_edges = []
     for name in names:
-        exits = [(i, e) for i, e in enumerate(edges) if e[0] == name]
+        exits = by_source.get(name, [])
         success = [(i, e) for i, e in exits if i not in failures]
         whens = {} if any(i in hints for i, _ in success) else \
             _conditions(nodes[name], success, name in diamonds, variables, taken, notes)
@@ -57,8 +60,7 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
     return ImportResult(sop, notes, fmt)
 
 
-def _node(name: str, title: str, edges: list[FlowEdge]) -> Node:
-    has_exit = any(e[0] == name for e in edges)
+def _node(name: str, title: str, has_exit: bool) -> Node:
     node = Node(id=name, title=title, instructions=title, kind="task" if has_exit else "end")
     if not has_exit:
         node.outcome = name_from(title, "done")

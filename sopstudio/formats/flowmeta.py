@@ -36,7 +36,9 @@ def apply_node_meta(sop: SOP, meta: dict[str, dict[str, str]]) -> None:
         node.ask = list(dict.fromkeys([*node.ask, *_names(attrs.get("ask"))]))
         node.say = attrs.get("say") or node.say
         attempts = attrs.get("max_attempts", "")
-        node.max_attempts = int(attempts) if attempts.isdigit() and int(attempts) > 0 else None
+        # isdigit accepts any length: a 5,000-digit count would crash int(); 9 digits is plenty
+        small = attempts.isascii() and attempts.isdigit() and len(attempts) <= 9
+        node.max_attempts = int(attempts) if small and int(attempts) > 0 else None
         if attrs.get("outcome") and node.kind == "end":
             node.outcome = attrs["outcome"]
     known = {t.name for t in sop.tools}
@@ -51,30 +53,36 @@ def apply_node_meta(sop: SOP, meta: dict[str, dict[str, str]]) -> None:
 
 def declare_condition_names(sop: SOP, notes: list[str]) -> None:
     """Give every name a condition reads a source: a tool output, else a question."""
+    nodes = {n.id: n for n in reversed(sop.nodes)}  # first of a duplicated id wins
+    by_tool = {t.name: t for t in reversed(sop.tools)}
+    # name -> the output or variable that supplies it, kept up to date by _declare
+    sources: dict = {v.name: v for v in reversed(sop.variables)}
+    sources.update({o.name: o for t in reversed(sop.tools) for o in reversed(t.outputs)})
     for edge in sop.edges:
-        node = sop.node(edge.source)
-        tools = [t for t in (sop.tool(n) for n in node.tools) if t] if node else []
+        node = nodes.get(edge.source)
+        tools = [t for t in (by_tool.get(n) for n in node.tools) if t] if node else []
         values = [a or b for a, b in _LITERAL.findall(edge.when or "")]
         if edge.on == "failure":
             for tool in tools:
                 tool.errors = list(dict.fromkeys([*tool.errors, *values]))
             continue
         for name in _expr.names_read(edge.when):
-            _declare(sop, node, tools, name, edge.when or "", values, notes)
+            _declare(sop, sources, node, tools, name, edge.when or "", values, notes)
 
 
-def _declare(sop, node, tools, name, when, values, notes) -> None:
+def _declare(sop, sources, node, tools, name, when, values, notes) -> None:
     kind = "boolean" if re.search(r"==\s*(?:true|false)\b", when) else \
         "number" if re.search(r"[<>]", when) else "string"
-    outputs = [o for t in sop.tools for o in t.outputs if o.name == name]
-    target = outputs[0] if outputs else sop.variable(name)
+    target = sources.get(name)  # a tool output first, else a variable (see the caller)
     if target is None and tools:
         target = ToolOutput(name=name, type=kind)
         tools[-1].outputs = [*tools[-1].outputs, target]
+        sources[name] = target
         notes.append(f"'{name}' taken as an output of tool '{tools[-1].name}' — confirm")
     elif target is None:
         target = Variable(name=name, type=kind)
         sop.variables.append(target)
+        sources[name] = target
         node.ask = [*node.ask, name]
         notes.append(f"'{name}' asked at '{node.id}' — confirm")
     if kind == "string" and values and target.type == "string":

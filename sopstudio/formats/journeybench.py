@@ -17,6 +17,7 @@ from typing import Any
 
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from . import _expr
+from ..core.index import SopIndex
 from .base import FormatError, ImportResult, snake
 from .jsonutil import dump_json, read_json
 
@@ -239,14 +240,15 @@ def _start(nodes: list[Node], edges: list[Edge]) -> str | None:
 # ---------------------------------------------------------------- export
 
 def export_journeybench(sop: SOP) -> str:
-    nodes = [_export_node(sop, node) for node in sop.nodes]
+    index = SopIndex(sop)
+    nodes = [_export_node(index, node) for node in sop.nodes]
     edges = [{"source": e.source, "target": e.target, "label": e.label or (e.when or "")}
              for e in sop.edges]
     return dump_json({"title": sop.title or sop.id, "description": sop.description,
                       "nodes": nodes, "edges": edges})
 
 
-def _export_node(sop: SOP, node: Node) -> dict:
+def _export_node(sop: SopIndex, node: Node) -> dict:
     steps = list(node.steps)
     if node.say:
         steps.append(f"Say: {node.say}")
@@ -261,7 +263,7 @@ def _export_node(sop: SOP, node: Node) -> dict:
     return raw
 
 
-def _pathway(sop: SOP, edge: Edge) -> dict:
+def _pathway(sop: SopIndex, edge: Edge) -> dict:
     when = edge.when
     if edge.is_else:
         siblings = [e.when for e in sop.out_edges(edge.source)
@@ -274,8 +276,8 @@ def _pathway(sop: SOP, edge: Edge) -> dict:
     return path
 
 
-def _export_tool(sop: SOP, name: str, node: Node) -> dict:
-    tool = sop.tool(name) or Tool(name=name)
+def _export_tool(sop: SopIndex, name: str, node: Node) -> dict:
+    tool = sop.tools.get(name) or Tool(name=name)
     props = tool.parameters.get("properties") or {}
     return {"method": tool.method, "url": tool.url, "body": (tool.model_extra or {}).get("body"),
             "name": tool.name, "tool_description": tool.description,

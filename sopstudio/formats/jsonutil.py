@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..core.inputs import loads_json
 from .base import FormatError
 
 
 def read_json(text: str, what: str) -> Any:
+    """Parse within core.inputs' limits (depth, integer length: `InputError`, exit 2)."""
     try:
-        return json.loads(text)
+        return loads_json(text, what)
     except json.JSONDecodeError as error:
         raise FormatError(f"{what}: not valid JSON ({error.msg}, column {error.colno})",
                           error.lineno) from None

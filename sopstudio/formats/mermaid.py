@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
+from ..core.inputs import strip_bom
 from ..core.model import SOP
+from ..core.index import SopIndex
 from .base import FormatError, ImportResult
 from .dot import is_decision
 from .flowgraph import build_flow_sop
@@ -31,6 +33,7 @@ _TEXT_ARROW = re.compile(r"\s*(?:--|==|-\.)\s+(.+?)\s+(?:-{2,}>|={2,}>|\.-+>|-{3
 
 
 def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     lines = text.splitlines()
     first = next((i for i, s in enumerate(lines) if s.strip() and not s.strip().startswith("%%")),
                  None)
@@ -169,9 +172,10 @@ def _mermaid_id(node_id: str) -> str:
 def export_mermaid(sop: SOP) -> str:
     ids = _safe_ids(sop)
     lines = ["flowchart TD"]
+    index = SopIndex(sop)
     for node in sop.nodes:
         label = _text(node.title or node.id)
-        if is_decision(sop, node):  # a decision stays a diamond even at the start
+        if is_decision(index, node):  # a decision stays a diamond even at the start
             shape = f"{{{label}}}"
         elif node.kind == "end" or node.id == sop.start:
             shape = f"([{label}])"

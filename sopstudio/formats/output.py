@@ -1,6 +1,7 @@
 """Writing an export or import result atomically: a failed run leaves no output file behind.
 
-The mechanism (modes kept, symlinks written through) is `sopstudio.core.atomic`; this wrapper
+The mechanism (modes kept, symlinks written through, devices/FIFOs/`-` streamed to, never
+replaced) is `sopstudio.core.atomic`; this wrapper
 refuses an empty path and words write errors as one `FormatError` line.
 """
 

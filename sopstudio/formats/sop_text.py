@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from ..core.inputs import loads_json, strip_bom
 from ..core.errors import LoadError
 from ..core.io import parse_document, to_data
 from ..core.model import SOP
@@ -80,6 +81,7 @@ def _dump_value(value: Any, indent: int) -> list[str]:
 # ---------------------------------------------------------------- import
 
 def import_sop_text(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     data = parse_tree(text)
     if not isinstance(data, dict):
         raise FormatError("expected 'key: value' lines at the top level", 1)
@@ -170,15 +172,15 @@ class _Parser:
 def _is_literal(text: str) -> bool:
     try:
         json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # also too deep or too long a number: not ours to read
         return False
     return True
 
 
 def _scalar(text: str, lineno: int) -> Any:
     try:
-        return json.loads(text)
-    except ValueError as error:
+        return loads_json(text, f"line {lineno}")  # depth and number length: InputError
+    except json.JSONDecodeError as error:  # only these have .msg
         raise FormatError(f"value is not a JSON literal ({error.msg}): {text[:40]}",
                           lineno) from None
 

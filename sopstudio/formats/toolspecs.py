@@ -16,6 +16,7 @@ are kept verbatim. Export `toolspecs` writes `[{"toolSpec": {name, description, 
 
 from __future__ import annotations
 
+from collections import Counter
 import re
 from typing import Any
 
@@ -99,8 +100,8 @@ def _validate(fields: dict, where: str) -> Tool:
 
 
 def _library(tools: list[Tool], fmt: str, notes: list[str]) -> ImportResult:
-    names = [t.name for t in tools]
-    dupes = sorted({n for n in names if names.count(n) > 1})
+    counts = Counter(t.name for t in tools)  # list.count per name was quadratic
+    dupes = sorted(n for n, c in counts.items() if c > 1)
     if dupes:
         raise FormatError(f"{fmt}: duplicate tool name '{dupes[0]}'")
     sop = SOP(id="tool-library", title="Imported tools", tools=tools)

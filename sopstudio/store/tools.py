@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import EditError
-from ..core.io import read_error_reason
+from ..core.inputs import InputError, loads_json, read_text
 from ..core.model import SOP, Tool
 from ..formats.base import FormatError
 from ..formats.toolspecs import parse_tool_specs
@@ -38,10 +38,10 @@ def read_tool_specs(path: str | os.PathLike) -> list[Tool]:
     """The tools of a tool-spec file, read by the formats' parser (`parse_tool_specs`, every
     accepted form); any problem is a StoreError naming the file."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise StoreError(f"{path}: cannot read file ({read_error_reason(error)})") from None
+    try:  # bounded, UTF-8 checked, JSON depth and number limits (core/inputs.py)
+        data = loads_json(read_text(path), str(path))
+    except InputError as error:
+        raise StoreError(str(error)) from None
     except json.JSONDecodeError as error:
         raise StoreError(f"{path}: line {error.lineno}: not valid JSON ({error.msg})") from None
     try:

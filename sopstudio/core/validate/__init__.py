@@ -15,7 +15,7 @@ from .coverage import check_coverage
 from .dataflow import check_dataflow
 from .expressions import MAX_EXPRESSION_LENGTH, check_expressions
 from .issue import CODES, ERROR, WARNING, Issue
-from .structure import check_structure
+from .structure import check_counters, check_structure
 from .usage import check_usage
 
 __all__ = ["validate", "Issue", "CODES", "ERROR", "WARNING", "MAX_EXPRESSION_LENGTH",
@@ -26,6 +26,7 @@ def validate(sop: SOP) -> list[Issue]:
     ctx = build_context(sop)
     check_structure(ctx)
     check_expressions(ctx)
+    check_counters(ctx)
     check_usage(ctx)
     check_dataflow(ctx)
     check_coverage(ctx)

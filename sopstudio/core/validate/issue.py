@@ -31,6 +31,8 @@ CODES: dict[str, str] = {
     "end-has-exits": ERROR,       # an end node with outgoing edges: they can never be taken
     "unknown-variable": ERROR,    # a node asks for a variable that sop.variables does not declare
     "unknown-parameter": WARNING,  # tool_args maps a parameter the tool does not declare
+    # a node on a cycle assigns a name from itself (`n = n + 1`): the loop's exit is not provable
+    "self-referencing-set": WARNING,
 }
 
 

@@ -1,7 +1,8 @@
 """Graph checks: ids, start, dangling and duplicate edges, dead ends, reachability, cycles.
 
 All run in linear time on indexes and networkx graphs: BFS from the start for `unreachable`,
-reverse BFS from the end nodes for `no-end`, strongly connected components for `unbounded-cycle`.
+reverse BFS from the end nodes for `no-end`, strongly connected components for `unbounded-cycle`
+and `self-referencing-set` (`check_counters`, run once expressions are parsed).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import Counter
 import networkx as nx
 
 from .context import Context
+from .expressions import node_key
 
 
 def check_structure(ctx: Context) -> None:
@@ -127,3 +129,32 @@ def _check_cycles(ctx: Context) -> None:
         shown = ", ".join(members[:8]) + (", ..." if len(members) > 8 else "")
         ctx.add("unbounded-cycle", f"the cycle through {shown} has no node with max_attempts; "
                 "set max_attempts on one of them to bound the loop", node=members[0])
+
+
+def check_counters(ctx: Context) -> None:
+    """`self-referencing-set` (warning): a node on a cycle assigns a name from itself (a counter,
+    `n = n + 1`). How often the loop runs then depends on arithmetic that validation does not
+    prove reaches the exit condition, and scenario generation cannot choose the counter's value
+    to steer the loop; only `max_attempts` bounds it (a cycle without it is `unbounded-cycle`).
+    One linear pass: SCCs of the whole graph, then the `set`s of the nodes on cycles."""
+    looping: set[str] = set()
+    for component in nx.strongly_connected_components(ctx.graph):
+        if len(component) > 1:
+            looping |= component
+        else:
+            ident = next(iter(component))
+            if ctx.graph.has_edge(ident, ident):
+                looping.add(ident)
+    for ident in (i for i in ctx.nodes if i in looping):
+        node = ctx.nodes[ident]
+        for name, text in node.set.items():
+            parsed = ctx.parsed.get(node_key(node, "set", name))
+            if parsed is None or name not in parsed.roots():
+                continue
+            bound = (f"only max_attempts ({node.max_attempts}) bounds it"
+                     if node.max_attempts else "nothing bounds it")
+            ctx.add("self-referencing-set",
+                    f"node {ident} sets {name} from itself ({name} = {text}) inside a loop: "
+                    f"validation cannot prove the loop reaches its exit; {bound}, and "
+                    f"generated scenarios may not follow every turn of the loop",
+                    node=ident, variable=name)

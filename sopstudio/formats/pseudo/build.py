@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ...core.inputs import InputError, strip_bom
 from ...core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from .. import _expr
 from ..base import FormatError, ImportResult, snake, unique
@@ -23,12 +24,14 @@ Pending = tuple[str, "str | None", str, str]  # (source node id, when, label, on
 
 
 def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
+    text = strip_bom(text)  # a byte-order mark is no content (e.g. not part of a title)
     title, text = _split_title(text)
     lines = clean_lines(text)
     if not lines:
         raise FormatError("no SOP lines found (the text is empty)", 1)
     check_shape(text, lines)
     items = tree(lines)
+    _check_nesting(items)
     builder = _Builder()
     loose = builder.sequence(statements(items)[0], [], [], None)
     builder.close(loose)
@@ -37,6 +40,20 @@ def import_pseudocode(text: str, source: str = "<paste>") -> ImportResult:
               variables=list(builder.variables.values()), tools=list(builder.tools.values()),
               nodes=builder.nodes, edges=builder.edges)
     return ImportResult(sop, builder.notes, "text")
+
+
+MAX_NESTING = 100  # indentation levels; the statement parser recurses once per level
+
+
+def _check_nesting(items: list) -> None:
+    """Refuse deeper indentation than MAX_NESTING (one clear line, exit 2), found iteratively."""
+    stack = [(item, 1) for item in items]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise InputError(f"line {item.lineno}",
+                             f"nested too deeply (more than {MAX_NESTING} levels of indentation)")
+        stack.extend((child, depth + 1) for child in item.children)
 
 
 def _split_title(text: str) -> tuple[str, str]:
@@ -61,6 +78,8 @@ class _Builder:
         self.variables: dict[str, Variable] = {}
         self.notes: list[str] = []
         self.ids: set[str] = set()
+        self.by_id: dict[str, Node] = {}        # indexes kept as nodes and edges are added:
+        self.leaving: set[str] = set()          # scans of the lists made long texts quadratic
         self.subjects: dict[str, tuple[str, str]] = {}  # node id -> (variable, producer kind)
         self.orphans: list[str] = []  # notes seen before any node exists
         self.jumps: dict[str, int] = {}  # `go to [id]` target -> line, checked at the end
@@ -140,7 +159,7 @@ class _Builder:
     def _chain_source(self, first, pending: list[Pending]) -> Node:
         if len(pending) == 1 and pending[0][1] is None:
             node = self.node_by_id(pending[0][0])
-            if not any(e.on == "success" for e in self.draft.out_edges(node.id)):
+            if node.id not in self.leaving:
                 return node
         node = self.add_node(first.lineno, f"Decide: {first.condition}",
                              id_hint="decide_" + words.name_from(first.condition, "branch"))
@@ -195,6 +214,7 @@ class _Builder:
                     notes=self.orphans[:] if not self.nodes else [])
         self.orphans.clear()
         self.nodes.append(node)
+        self.by_id[node_id] = node
         return node
 
     def tool(self, name: str, text: str, asked: list[str]) -> str:
@@ -260,6 +280,8 @@ class _Builder:
         for source, when, label, on in pending:
             self.edges.append(Edge(id=f"e{len(self.edges) + 1}", source=source, target=target,
                                    when=when, label=label, on=on))
+            if on == "success":
+                self.leaving.add(source)
 
     def close(self, loose: list[Pending]) -> None:
         if loose:
@@ -292,7 +314,7 @@ class _Builder:
         return "completed"
 
     def node_by_id(self, node_id: str) -> Node:
-        return next(n for n in self.nodes if n.id == node_id)  # pending edges name added nodes
+        return self.by_id[node_id]  # pending edges name added nodes
 
 
 def _flatten(stmt) -> list[tuple[int, str]]:

@@ -109,9 +109,18 @@ def _comparison(text: str, subject: str | None) -> Condition | None:
             var = f"elapsed_{_UNITS[unit]}"
         else:
             var = subject or "value"
-        literal = number if "." in number else str(int(number))
+        literal = number if "." in number else _integer_literal(number)
         return Condition(f"{var} {op} {literal}", var, "number", kind="comparison")
     return None
+
+
+def _integer_literal(number: str) -> str:
+    """`-007` -> `-7` as int() would print it, without int() for long ones (Python refuses to
+    convert 4,300+ digits; the expression language reports a too-long number itself)."""
+    if len(number) <= 18:
+        return str(int(number))
+    digits = number.lstrip("-").lstrip("0") or "0"
+    return ("-" if number.startswith("-") and digits != "0" else "") + digits
 
 
 def _equality(text: str, subject: str | None) -> Condition | None:

@@ -130,7 +130,8 @@ def split_annotation(text: str) -> tuple[str, str | None, int | None]:
     attempts = _ATTEMPTS.search(text)
     if attempts:
         text = text[:attempts.start()]
-    limit = int(attempts.group(1)) if attempts else None
+    # a count of more than 9 digits is no count (and int() refuses 4,300+ digits)
+    limit = int(attempts.group(1)) if attempts and len(attempts.group(1)) <= 9 else None
     match = re.match(r"^(.*?)\s+\[([\w.\-]+)\]$", text.strip())
     return (match.group(1), match.group(2), limit) if match else (text.strip(), None, limit)
 

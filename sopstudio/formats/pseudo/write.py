@@ -10,13 +10,23 @@ from __future__ import annotations
 from ...core.model import SOP, Edge, Node
 
 INDENT = "  "
+# Deeper branches are written as `go to [id]` and the node continues as a top-level block after
+# the main flow: a chain of 10,000 decisions would otherwise indent 10,000 levels (quadratic
+# text) and the importer reads at most formats.pseudo.build.MAX_NESTING levels.
+MAX_DEPTH = 40
 
 
 def export_pseudocode(sop: SOP) -> str:
     lines = [f"# {sop.title or sop.id}"]
     seen: set[str] = set()
-    if sop.start and sop.node(sop.start):
-        _walk(sop, sop.start, 0, lines, seen)
+    nodes = {}
+    for node in sop.nodes:
+        nodes.setdefault(node.id, node)
+    out: dict[str, list[Edge]] = {}
+    for edge in sop.edges:  # indexed once: per-node scans made a long chain quadratic
+        out.setdefault(edge.source, []).append(edge)
+    if sop.start and sop.start in nodes:
+        _walk(nodes, out, sop.start, lines, seen)
     for node in sop.nodes:  # nodes the walk never reached are kept, not lost
         if node.id not in seen:
             lines.append(f"{_describe(node)} (not reachable from the start)  [{node.id}]")
@@ -45,31 +55,51 @@ def _mark(node: Node) -> str:
     return f"{_describe(node)}  [{node.id}]{limit}"
 
 
-def _walk(sop: SOP, node_id: str, depth: int, lines: list[str], seen: set[str]) -> None:
-    node = sop.node(node_id)
+def _walk(nodes: dict, out: dict, start: str, lines: list[str], seen: set[str]) -> None:
+    """Depth-first from `start`, written iteratively (a 1,000-node chain nests 1,000 deep): a
+    stack of pending items, pushed in reverse, gives the recursive pre-order exactly. An item is
+    ("walk", node id, depth), ("top", node id, 0) for a deferred node, or ("line", text)."""
+    stack: list[tuple] = [("walk", start, 0)]
+    deferred: list[str] = []  # nodes cut at MAX_DEPTH, written later at the top level
+    while stack or deferred:
+        item = stack.pop() if stack else ("top", deferred.pop(0), 0)
+        if item[0] == "line":
+            lines.append(item[1])
+        elif item[0] == "top" and item[1] in seen:
+            continue  # written meanwhile
+        elif item[2] > MAX_DEPTH and item[1] not in seen and item[1] in nodes:
+            lines.append(f"{INDENT * item[2]}go to [{item[1]}]")
+            deferred.append(item[1])
+        else:
+            stack.extend(reversed(_visit(nodes, out, item[1], item[2], lines, seen)))
+
+
+def _visit(nodes: dict, out: dict, node_id: str, depth: int, lines: list[str],
+           seen: set[str]) -> list[tuple]:
+    """Write one node's line; return what follows it, in output order."""
+    node = nodes.get(node_id)
     pad = INDENT * depth
     if node is None or node_id in seen:
         lines.append(f"{pad}go to [{node_id}]")
-        return
+        return []
     seen.add(node_id)
     lines.append(f"{pad}{_mark(node)}")
-    edges = sop.out_edges(node_id)
+    edges = out.get(node_id, [])
     success = [e for e in edges if e.on == "success"]
-    failure = [e for e in edges if e.on == "failure"]
+    failure = _failures([e for e in edges if e.on == "failure"], depth)
     if len(success) == 1 and success[0].when is None:
-        _failures(sop, failure, depth, lines, seen)  # before the path goes on at this depth
-        _walk(sop, success[0].target, depth, lines, seen)
-        return
+        return failure + [("walk", success[0].target, depth)]  # failures first, then onwards
+    follow: list[tuple] = []
     for edge in sorted(success, key=lambda e: e.is_else):  # `else` closes a chain
         head = "else:" if edge.is_else else f"if {edge.when or 'true'}:"
-        lines.append(f"{pad}{head}")
-        _walk(sop, edge.target, depth + 1, lines, seen)
-    _failures(sop, failure, depth, lines, seen)
+        follow += [("line", f"{pad}{head}"), ("walk", edge.target, depth + 1)]
+    return follow + failure
 
 
-def _failures(sop: SOP, edges: list[Edge], depth: int, lines: list[str],
-              seen: set[str]) -> None:
+def _failures(edges: list[Edge], depth: int) -> list[tuple]:
+    follow: list[tuple] = []
     for edge in edges:
         cond = f" if {edge.when}" if edge.when and not edge.is_else else ""
-        lines.append(f"{INDENT * depth}on failure{cond}:")
-        _walk(sop, edge.target, depth + 1, lines, seen)
+        follow += [("line", f"{INDENT * depth}on failure{cond}:"),
+                   ("walk", edge.target, depth + 1)]
+    return follow
