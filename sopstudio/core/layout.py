@@ -10,7 +10,7 @@ edges into an end node that many steps share (every step's "failed" or "escalate
 each span the whole graph and cost dot minutes, so in a large graph they are left out of dot's
 input, their ends sit on the bottom rank and they are drawn afterwards; very large graphs get
 straight edges and no label nodes. `quick_layout` is an instant layered layout shown while dot
-works; `reroute` asks Graphviz (neato -n2) for routes around nodes left where they are. Graphviz
+works; `reroute` asks Graphviz (neato -n) for routes around nodes left where they are. Graphviz
 holds the GIL, so the GUI runs all of this in a child process: `python -m sopstudio.core.layout`.
 """
 
@@ -177,26 +177,29 @@ def prepare_drawing(graph: Any) -> tuple[str, str]:
     """Bound the work of drawing `graph` (a pygraphviz AGraph of the export); returns the
     (prog, args) to draw it with. A small graph is left to dot. In a large one, dot places the
     nodes without the shared-end edges, then every edge is drawn at those fixed positions by
-    `neato -n2` (which routes but does not move nodes)."""
+    `neato -n` (which routes but does not move nodes)."""
     edges = list(graph.edges())
     ends = {str(n) for n in graph.nodes() if not graph.out_degree(n)}
     skipped = skipped_edges([(str(e[0]), str(e[1])) for e in edges], ends)
     bounds = dot_bounds(len(edges))
+    for name, value in bounds.items():  # settings made by the caller stay
+        if not graph.graph_attr.get(name):
+            graph.graph_attr[name] = value
     if not skipped:
-        graph.graph_attr.update(bounds)
         return "dot", ""
     placed = graph.copy()
     for index in sorted(skipped, reverse=True):
         edge = edges[index]
         placed.delete_edge(edge[0], edge[1], edge.key)
     placed.add_subgraph(sorted({str(edges[i][1]) for i in skipped}), rank="sink")
-    placed.graph_attr.update(bounds, splines="false")
+    placed.graph_attr.update(splines="false")
     placed.layout(prog="dot")
-    for node in placed.nodes():
-        graph.get_node(str(node)).attr["pos"] = node.attr["pos"] + "!"
+    for node in placed.nodes():  # in inches: pygraphviz drops the level of `-n2` (see reroute)
+        x, y = (float(v) / POINTS_PER_INCH for v in node.attr["pos"].split(",")[:2])
+        graph.get_node(str(node)).attr["pos"] = f"{x:.4f},{y:.4f}!"
     # Routing hundreds of edges around obstacles takes minutes too: straight edges here.
     graph.graph_attr.update(splines="false")
-    return "neato", "-n2"
+    return "neato", "-n"
 
 
 # --- the instant provisional layout ----------------------------------------------------------
@@ -259,7 +262,7 @@ REROUTE_NODE_LIMIT = 400  # spline routing around obstacles grows fast with the 
 def reroute(sop: SOP, positions: dict[str, Point], sizes: Sizes | None = None,
             edge_ids: set[str] | None = None) -> dict[str, Route]:
     """Routes of `edge_ids` (default: all) around every node at `positions` (nothing moves):
-    neato -n2 with splines. Its cost grows with the edges routed: pass only those moved."""
+    neato -n with splines. Its cost grows with the edges routed: pass only those moved."""
     import pygraphviz
 
     sizes = sizes or {}
@@ -321,7 +324,7 @@ def _obstacles(edges: list[Edge], positions: dict[str, Point], margin: float = 2
 
 # --- the child process the GUI runs (Graphviz holds the GIL) ---------------------------------
 
-def run_request(request: dict) -> dict:
+def run_request(request: dict[str, Any]) -> dict[str, Any]:
     """One job for the child process: {"mode": "layout" | "reroute", "sop": …, "sizes": …,
     "positions": …} → {"positions": …, "routes": …} (JSON-friendly lists)."""
     sop = SOP.model_validate(request["sop"])
