@@ -251,6 +251,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue("window/state", self.saveState())
             self.settings.sync()
         self.problems.shutdown()
+        self.auto_layout.shutdown()
         if self._owns_store_link:
             self.store_link.close()
         event.accept()

@@ -84,6 +84,11 @@ class AutoLayout(QObject):
     def cancel(self) -> bool:
         return self.job.cancel()
 
+    def shutdown(self) -> None:
+        """The window closes: end a running child process quietly (none outlives it)."""
+        self._reroute_timer.stop()
+        self.job.stop()
+
     def running(self) -> bool:
         return self.job.running()
 

@@ -49,6 +49,10 @@ class LayoutJob(QObject):
         """End the running job; True when there was one."""
         return self._end(quiet=False)
 
+    def stop(self) -> None:
+        """End the running job without a `cancelled` signal (the owner is going away)."""
+        self._end(quiet=True)
+
     def _end(self, quiet: bool) -> bool:
         process, self.process = self.process, None
         if process is None or process.state() == QProcess.NotRunning:
