@@ -19,6 +19,8 @@ from ..engine.compiled import CompiledSop
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
+from ..engine.scenarios_rasa import load_tests_path, scenarios_from_rasa_tests
+from ..engine.scenarios_rasa import summary as rasa_summary
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, positive_int, run_settings,
@@ -41,6 +43,10 @@ def add_arguments(parser) -> None:
                                       "instead of generated scenarios; needs --mapping")
     parser.add_argument("--mapping", help="JSON column mapping of the CSV: inputs, tool_outputs, "
                                           "expected (see sopstudio/engine/scenarios_csv.py)")
+    parser.add_argument("--rasa-tests", metavar="TESTS.yml",
+                        help="run Rasa e2e test cases (a file or a tests folder; those of this "
+                             "flow, others are listed as not applicable) instead of generated "
+                             "scenarios")
     parser.add_argument("--workers", type=positive_int, default=min(8, os.cpu_count() or 1))
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
@@ -50,7 +56,11 @@ def run(args) -> int:
     sop = load_or_exit(args.file)
     warn_if_invalid(sop, args.file)
     cs = CompiledSop(sop)
-    scenarios = _csv_scenarios(args, cs) if args.csv or args.mapping else generate(cs)
+    rasa_tests = _rasa_tests(args, cs) if args.rasa_tests else None
+    if rasa_tests is not None:
+        scenarios = rasa_tests.scenarios
+    else:
+        scenarios = _csv_scenarios(args, cs) if args.csv or args.mapping else generate(cs)
     if args.limit is not None:
         scenarios = scenarios[:args.limit]
     options = agent_options(args)
@@ -64,6 +74,8 @@ def run(args) -> int:
                            workers=args.workers, max_turns=args.max_turns)
         run_ids = _store_batch(store, args, sop, result, started)
     data = _report(cs, scenarios, result, run_ids)
+    if rasa_tests is not None:
+        data["rasa_tests"] = rasa_summary(rasa_tests, data["runs"])
     if args.json:
         print_json(data)
     else:
@@ -79,6 +91,12 @@ def _csv_scenarios(args, cs) -> list:
     except InputError as error:
         raise UnreadableFile(f"{args.csv}: {error.detail}") from None
     return scenarios_from_csv(cs, text, load_mapping(args.mapping))
+
+
+def _rasa_tests(args, cs):
+    if args.csv or args.mapping:
+        raise UsageError("--rasa-tests and --csv are alternatives: give one")
+    return scenarios_from_rasa_tests(cs, load_tests_path(args.rasa_tests))
 
 
 def _report(cs, scenarios, result, run_ids) -> dict:
@@ -105,6 +123,13 @@ def _print_report(args, data: dict) -> None:
               f"follow, counted as failures: {', '.join(data['unrealized'])}")
     for error in data["errors"]:
         print(f"failed run {error}")
+    if "rasa_tests" in data:
+        tests = data["rasa_tests"]
+        print(f"Rasa test cases: {tests['passed']} passed, {tests['failed']} failed, "
+              f"{tests['not_applicable']} not applicable")
+        for case in tests["cases"]:
+            if case["result"] != "passed":
+                print(f"  {case['result']}: {case['test_case']} ({case.get('reason', '')})")
     if data["run_ids"]:
         ids = data["run_ids"]
         print(f"stored {len(ids)} runs (ids {ids[0]}-{ids[-1]})")

@@ -8,7 +8,9 @@ File ▸ Import, and tests.
 Lossless (import(export(sop)) == sop): `json` and `sop-text`. Lossy: `text` (pseudocode),
 `journeybench`, `dot`, `mermaid` (structure, titles and conditions survive), `toolspecs` and
 `openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`.
-Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used).
+Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used), `rasa`
+(CALM flows YAML: the first flow here; a folder or every flow through commands/_import_many.py),
+`flodial` and `star` (their JSON shapes are recognised by `looks_like` in their modules).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ __all__ = ["import_text", "import_file", "export_sop", "guess_format", "llm_comp
            "UnreadableSource"]
 
 IMPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
-                  "openai-tools", "prose")
+                  "openai-tools", "prose", "rasa", "flodial", "star")
 EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
                   "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts")
 LOSSLESS_FORMATS = ("json", "sop-text")
@@ -81,6 +83,11 @@ def _guess_json(data) -> str:
             return "toolspecs"
         if _is_journeybench(data):
             return "journeybench"
+        from . import flodial, star
+        if flodial.looks_like(data):
+            return "flodial"
+        if star.looks_like(data):
+            return "star"
         if data.get("type") == "function" or "function" in data:
             return "openai-tools"
         tools = data.get("tools")
@@ -105,6 +112,9 @@ def guess_format(text: str) -> str:
         return _guess_json(read_json(body, "JSON"))
     if HEADER_RE.match(text.lstrip("\ufeff")):
         return "sop-text"
+    from .rasa import looks_like_text
+    if looks_like_text(body):
+        return "rasa"
     first = body.splitlines()[0] if body.strip() else ""
     if _MERMAID.match(first):
         return "mermaid"
@@ -130,6 +140,12 @@ def _importer(fmt: str) -> Callable[[str, str], ImportResult]:
         from .toolspecs import import_toolspecs as fn
     elif fmt == "openai-tools":
         from .toolspecs import import_openai_tools as fn
+    elif fmt == "rasa":
+        from .rasa import import_rasa as fn
+    elif fmt == "flodial":
+        from .flodial import import_flodial as fn
+    elif fmt == "star":
+        from .star import import_star as fn
     else:
         raise FormatError(f"unknown import format '{fmt}' (one of: {', '.join(IMPORT_FORMATS)})")
     return fn

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QLineEdit, QMenu
 
 from . import help as help_dialogs
 from . import theme
@@ -32,6 +32,8 @@ def build(window) -> dict:
         "save": _action(w, "&Save", w.files.save, S.Save, "Save and record a version"),
         "save_as": _action(w, "Save &As…", w.files.save_as_dialog, S.SaveAs),
         "import": _action(w, "&Import…", w.files.import_dialog),
+        "export": _action(w, "&Export…", w.files.export_dialog, "Ctrl+E",
+                          "Export in another format (says what the format drops)"),
         "quit": _action(w, "&Quit", w.close, S.Quit),
         "cut": _action(w, "Cu&t", ed.cut, S.Cut),
         "copy": _action(w, "&Copy", ed.copy, S.Copy),
@@ -101,7 +103,10 @@ def _theme_menu(w) -> None:
 
 
 def _help_menu(w, a) -> None:
-    menu = w.menuBar().addMenu("&Help")
+    # Help goes last in the menu bar: added once the event loop runs, after menus that other
+    # parts add to the window (Simulate).
+    menu = w.help_menu = QMenu("&Help", w)
+    QTimer.singleShot(0, w, lambda: w.menuBar().addMenu(menu))
     w.help_actions = {
         "quick_start": menu.addAction("&Quick start", lambda: help_dialogs.quick_start(w)),
         "shortcuts": menu.addAction("&Keyboard shortcuts",
@@ -126,7 +131,7 @@ def _menus(w, a) -> None:
     for key in ("new", "open"):
         file_menu.addAction(a[key])
     w.recent_menu = file_menu.addMenu("Open &Recent")
-    for key in ("save", "save_as", None, "import", None, "quit"):
+    for key in ("save", "save_as", None, "import", "export", None, "quit"):
         file_menu.addSeparator() if key is None else file_menu.addAction(a[key])
     edit_menu = bar.addMenu("&Edit")
     for key in ("undo", "redo", None, "cut", "copy", "paste", "delete", None, "select_all",

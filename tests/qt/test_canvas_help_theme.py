@@ -22,8 +22,7 @@ def test_toolbar_actions_have_icons_and_tooltips_with_shortcuts(window):
 
 
 def test_help_menu_opens_quick_start_and_the_shortcut_list(window, qtbot):
-    menus = [a.text() for a in window.menuBar().actions()]
-    assert menus[-1] == "&Help"
+    qtbot.waitUntil(lambda: window.menuBar().actions()[-1].text() == "&Help")
     window.help_actions["shortcuts"].trigger()
     table = next(t for t in window.findChildren(QTableWidget)
                  if t.horizontalHeaderItem(0) and t.horizontalHeaderItem(0).text() == "Action")
