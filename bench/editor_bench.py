@@ -1,8 +1,13 @@
 """Editor benchmark (offscreen): open + render SOPs of 100, 1,000 and 3,000 nodes, one
-auto-layout, and the mean frame time while moving 50 selected nodes in the 1,000-node graph.
+auto-layout, and the mean frame time while moving 50 selected nodes in the 1,000-node graph;
+then the dense SOPs of issue 12 (every step with an else and a failure edge to shared ends):
+a 1,000-node one without positions (interactive, then fully laid out by the child process),
+the svg export of the 200-node one, and how fast a batch Cancel lands during generation.
 
 Run: QT_QPA_PLATFORM=offscreen .venv/bin/python bench/editor_bench.py
-Targets (issue 5): the 1,000-node SOP opens and renders in under 1 s; moving stays < 16 ms/frame.
+Targets (issues 5 and 12): the 1,000-node SOP opens and renders in under 1 s; moving stays
+< 16 ms/frame; without positions, interactive < 1 s and laid out < 10 s; dense svg < 10 s;
+batch Cancel during generation < 0.5 s.
 """
 
 from __future__ import annotations
@@ -127,6 +132,84 @@ def time_move(window, frames: int = 40) -> float:
     return statistics.mean(durations)
 
 
+def make_dense(count: int, positions: bool = False) -> SOP:
+    """`count` steps in a chain with two conditional exits each (the next two steps), an else
+    edge to a shared "escalated" end and a failure edge to a shared "failed" end: ~4 edges per
+    node, the shape that made dot take minutes."""
+    tools = [Tool(name="check", outputs=[ToolOutput(name="x", enum=["a", "b", "c"])])]
+    nodes = [Node(id=f"t{i}", title=f"Step {i}: check the account", tools=["check"])
+             for i in range(count)]
+    nodes += [Node(id=e, title=e.capitalize(), kind="end", outcome=e)
+              for e in ("done", "escalated", "failed")]
+    edges = []
+    for i in range(count):
+        nxt = [f"t{j}" if j < count else "done" for j in (i + 1, i + 2)]
+        edges += [Edge(id=f"a{i}", source=f"t{i}", target=nxt[0], when="x == 'a'"),
+                  Edge(id=f"b{i}", source=f"t{i}", target=nxt[1], when="x == 'b'"),
+                  Edge(id=f"c{i}", source=f"t{i}", target="escalated", when="else"),
+                  Edge(id=f"d{i}", source=f"t{i}", target="failed", on="failure")]
+    return SOP(id=f"dense{count}", title=f"Dense {count}", start="t0", tools=tools,
+               nodes=nodes, edges=edges)
+
+
+def time_unplaced(count: int) -> tuple[float, float]:
+    """Seconds until the window on an unplaced dense SOP is shown and painted (provisional
+    layout), and until dot's layout from the child process is on the canvas."""
+    app = application()
+    path = Path(_TMP) / f"dense_{count}.sop.json"
+    save_sop(make_dense(count), path)
+    start = time.perf_counter()
+    window = open_window(str(path))
+    window.resize(1600, 1000)
+    window.show()
+    app.processEvents()
+    window.grab()
+    interactive = time.perf_counter() - start
+    done = []
+    window.auto_layout.applied.connect(done.append)
+    while not done and time.perf_counter() - start < 120:
+        app.processEvents()
+        time.sleep(0.005)
+    laid_out = time.perf_counter() - start if done else float("inf")
+    window.session.mark_saved()
+    window.keep_state = False
+    window.close()
+    return interactive, laid_out
+
+
+def time_svg(count: int) -> float:
+    from sopstudio.formats import export_sop
+    sop = make_dense(count)
+    start = time.perf_counter()
+    export_sop(sop, "svg")
+    return time.perf_counter() - start
+
+
+def time_batch_cancel() -> float:
+    """Seconds from Cancel to the batch job's end while scenarios are still being generated
+    (the source never ends: only Cancel can stop it)."""
+    import itertools
+    import threading
+
+    from sopstudio.qt.sim.batch_job import BatchJob, BatchRequest, build_scenarios
+    sop = make_sop(40)
+
+    def endless(compiled, request):
+        return itertools.cycle(build_scenarios(compiled, request))
+
+    job = BatchJob(sop, BatchRequest(source="covering", types=("correct",), store_runs=False,
+                                     workers=2), scenario_source=endless)
+    ended = threading.Event()
+    job.finished.connect(lambda *_: ended.set())
+    job.start()
+    while len(job.completed) < 50:  # runs are going while generation goes on
+        time.sleep(0.01)
+    start = time.perf_counter()
+    job.cancel.set()
+    job.thread.join(10)
+    return time.perf_counter() - start
+
+
 def main() -> int:
     warm, windows = time_open(10)  # one-time costs: fonts, styles, the first window
     print(f"first window (10 nodes, start-up costs): {warm * 1000:8.1f} ms")
@@ -136,6 +219,11 @@ def main() -> int:
         print(f"open + render {count:>5} nodes: {elapsed * 1000:8.1f} ms")
     print(f"auto-layout 1000 nodes (dot):  {time_layout(windows[1000]) * 1000:8.1f} ms")
     print(f"move 50 of 1000 nodes:        {time_move(windows[1000]) * 1000:8.2f} ms/frame")
+    interactive, laid_out = time_unplaced(1000)
+    print(f"dense 1000 nodes, no positions: interactive {interactive:6.2f} s, "
+          f"laid out {laid_out:6.2f} s")
+    print(f"svg export, dense 200 nodes:  {time_svg(200):8.2f} s")
+    print(f"batch Cancel during generation: {time_batch_cancel() * 1000:6.1f} ms")
     for window in windows.values():
         window.session.mark_saved()
         window.keep_state = False

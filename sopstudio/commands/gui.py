@@ -35,6 +35,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--scenario", choices=SCENARIO_TYPES, metavar="TYPE",
                         help="correct (default) | missing-parameter | failing-function")
     parser.add_argument("--steps", type=int, metavar="K", help="simulate K events only (K >= 1)")
+    parser.add_argument("--theme", choices=("system", "light", "dark"),
+                        help="colours for this run (default: the one chosen in View ▸ Theme)")
 
 
 def _choose_platform(screenshot: bool) -> None:
@@ -76,6 +78,8 @@ def run(args) -> int:
     if args.simulate:
         _check_simulation(args, sop)
     _choose_platform(bool(args.screenshot))
+    if args.theme:
+        os.environ["SOPSTUDIO_THEME"] = args.theme  # read by qt/theme.py, not saved
     from ..qt.app import run as run_app
     simulate = None
     if args.simulate:

@@ -69,6 +69,8 @@ def parse_dot(text: str):
 
 def draw(dot_text: str, fmt: str) -> bytes:
     """Lay out with dot and render; `draw(format=...)` avoids the 3.11 path bug (DESIGN §11)."""
+    from ..core.layout import prepare_drawing  # dot's work bounded as on the canvas
+
     graph = parse_dot(dot_text)
     nodes, edges = graph.number_of_nodes(), graph.number_of_edges()
     check_drawable(nodes, edges, fmt)
@@ -76,7 +78,8 @@ def draw(dot_text: str, fmt: str) -> bytes:
         _bound_layout(graph)
     with _captured_stderr():
         try:
-            return graph.draw(format=fmt, prog="dot")
+            prog, args = prepare_drawing(graph)
+            return graph.draw(format=fmt, prog=prog, args=args)
         except (OSError, ValueError) as error:
             raise FormatError(f"cannot render {fmt}: {error}") from None
 

@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
 
 from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
-from . import actions
+from . import actions, theme
 from .autosave import Autosaver
+from .canvas.auto_layout import AutoLayout
 from .canvas.placement import free_spot
 from .canvas.scene import SopScene
 from .canvas.view import CanvasView
@@ -43,12 +44,14 @@ class MainWindow(QMainWindow):
         self._owns_store_link = store_link is None  # then it closes the link when it closes
         self.store_link = store_link if store_link is not None else StoreLink(self)
         self.session = EditSession(None, self)
+        theme.apply(theme.chosen(self.settings))
         self.scene = SopScene(self)
         self.view = CanvasView(self.scene, self)
         self.setCentralWidget(self.view)
         self.editor = Editor(self.session, self.scene, self.store_link, self)
         self.files = FileOps(self)
         self.autosaver = Autosaver(self.session, self)
+        self.auto_layout = AutoLayout(self)
         self._build_docks()
         self.actions_by_name = actions.build(self)
         self.files.rebuild_recent_menu()
@@ -171,6 +174,7 @@ class MainWindow(QMainWindow):
         self.problems.schedule()
 
     def _on_replaced(self) -> None:
+        self.auto_layout.place_unplaced()
         self.scene.rebuild(self.session.sop)
         self.ensure_layout()
         self.view.grow_scene_rect()
@@ -182,9 +186,12 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self.view.fit_all)
 
     def ensure_layout(self) -> None:
-        """Lay out a document whose nodes have no positions (not an undo entry: there is no
-        layout to go back to), and take dot's edge routes for a graph still laid out as dot
-        would (small graphs only: dot costs time)."""
+        """Place a document whose nodes have no positions at once (a quick layered layout),
+        then dot's layout and routes from a child process (the window never waits)."""
+        self.auto_layout.on_open(ROUTE_LIMIT)
+
+    def ensure_layout_now(self) -> None:
+        """The same, synchronously (scripts and screenshots that need the final picture)."""
         sop = self.session.sop
         unplaced = any(n.position is None for n in sop.nodes)
         if not sop.nodes or (not unplaced and len(sop.nodes) > ROUTE_LIMIT):
@@ -268,6 +275,14 @@ class MainWindow(QMainWindow):
         x, y = free_spot((centre.x(), centre.y()), size, rects)
         return self.editor.add_node(kind, QPointF(x, y))
 
+    def set_theme(self, name: str) -> None:
+        """View ▸ Theme: palette and canvas colours now, remembered for the next start."""
+        theme.remember(self.settings, name)
+        theme.apply(name)
+        self.scene.setBackgroundBrush(theme.style.BACKGROUND)
+        self.scene.update()
+        self.view.viewport().update()
+
     def raise_inspector(self) -> None:
         """Bring the Inspector tab to the front (unless the user closed the dock)."""
         if not self.inspector_dock.isHidden():
@@ -297,6 +312,7 @@ class MainWindow(QMainWindow):
             self.settings.setValue("window/state", self.saveState())
             self.settings.sync()
         self.problems.shutdown()
+        self.auto_layout.shutdown()
         if self._owns_store_link:
             self.store_link.close()
         event.accept()

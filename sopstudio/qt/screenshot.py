@@ -28,6 +28,7 @@ def screenshot_size(window) -> tuple[int, int]:
 
 def screenshot(window, out_path: str) -> None:
     """Show the window sized for the graph, fit the graph, and save what it shows."""
+    window.auto_layout.wait()  # the final layout, not the provisional one
     window.resize(*screenshot_size(window))
     window.show()
     for _ in range(3):

@@ -53,3 +53,21 @@ def _dark_pixels(window, scale: float) -> int:
 def test_text_is_drawn_at_the_readable_scale(window):
     assert style.TEXT_DETAIL < READABLE_SCALE / 2
     assert _dark_pixels(window, READABLE_SCALE) > 20  # the title's glyphs
+
+
+def test_fit_to_window_shows_the_whole_graph_with_its_labels(qtbot, open_main_window):
+    sop = import_file(str(TAU2_DOT)).sop
+    win = open_main_window(Document(sop, None))
+    win.actions_by_name["fit"].trigger()
+    rect = win.scene.itemsBoundingRect()  # nodes, edges and edge labels
+    visible = win.view.mapToScene(win.view.viewport().rect()).boundingRect()
+    assert visible.contains(rect)
+
+
+def test_titles_stay_readable_when_zoomed_out(window):
+    """Level of detail: far out, the title alone is drawn larger (no markers or chips), so it
+    is still glyphs, not specks."""
+    scale = (style.TEXT_DETAIL + style.SECONDARY_DETAIL) / 2
+    assert _dark_pixels(window, scale) > 20
+    font = style.title_font_at(scale, 100)
+    assert font.pixelSize() * scale >= style.MIN_TITLE_PX - 1

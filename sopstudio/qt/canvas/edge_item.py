@@ -18,6 +18,9 @@ from . import style
 from .node_item import _paint_badge
 
 ARROW = 10.0
+HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
+LABEL_CHECK_LIMIT = 150
+LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
 
 
 class EdgeItem(QGraphicsItem):
@@ -36,7 +39,9 @@ class EdgeItem(QGraphicsItem):
         self._label = QRectF()
         self._label_at = None
         self._bounds = QRectF()
+        self.hovered = False
         self.setFlags(QGraphicsItem.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
         self.setZValue(0)
 
     def refresh(self, edge) -> None:
@@ -58,8 +63,16 @@ class EdgeItem(QGraphicsItem):
     def adjust(self) -> None:
         self.prepareGeometryChange()
         self._path = self._route()
-        end = self._path.pointAtPercent(1.0)
-        before = self._path.pointAtPercent(0.97) if self._path.length() > 1 else end
+        # The tangent at the end from the last control point: cheaper than pointAtPercent,
+        # which dominated the cost of a drag frame.
+        end = self._path.currentPosition()
+        count = self._path.elementCount()
+        before = end
+        for index in range(count - 2, -1, -1):
+            element = self._path.elementAt(index)
+            before = QPointF(element.x, element.y)
+            if QLineF(before, end).length() > 0.5:
+                break
         self._arrow = _arrow_head(before, end)
         self._label = self._label_rect()
         pad = ARROW + 4
@@ -114,28 +127,60 @@ class EdgeItem(QGraphicsItem):
         metrics = QFontMetricsF(style.label_font())
         width = metrics.horizontalAdvance(self.text) + 10
         height = metrics.height() + 4
-        centre = self._label_at if self._label_at is not None else self._path.pointAtPercent(0.5)
-        if self._label_at is None and self.source is self.target:  # beside the loop, not on it
-            centre += QPointF(width / 2 + 4, 0)
-        return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
+        if self._label_at is not None:
+            return _centred(self._label_at, width, height)
+        if self.source is self.target:  # beside the loop, not on it
+            return _centred(self._path.pointAtPercent(0.5) + QPointF(width / 2 + 4, 0),
+                            width, height)
+        # Along the route, the first place where the label covers no node (labels on nodes
+        # hide titles); the middle when there is none.
+        first = None
+        for percent in LABEL_PLACES:
+            rect = _centred(self._path.pointAtPercent(percent), width, height)
+            first = first or rect
+            if not self._covers_a_node(rect):
+                return rect
+        return first
+
+    def _covers_a_node(self, rect: QRectF) -> bool:
+        """Whether `rect` overlaps a node. Checked against the scene's node items directly
+        (asking the scene's index while it is mid-update is unsafe), so only in graphs of up
+        to LABEL_CHECK_LIMIT nodes, where that stays cheap."""
+        nodes = getattr(self.scene(), "nodes", None)
+        if not nodes or len(nodes) > LABEL_CHECK_LIMIT or getattr(self.scene(), "bulk", False):
+            return False
+        return any(rect.intersects(item.body_rect().translated(item.pos()))
+                   for item in nodes.values())
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
     def shape(self) -> QPainterPath:
         stroker = QPainterPathStroker()
-        stroker.setWidth(10)
+        stroker.setWidth(HIT_WIDTH)
         shape = stroker.createStroke(self._path)
         if not self._label.isNull():
             shape.addRect(self._label)
         return shape
+
+    def hoverEnterEvent(self, event):
+        self.hovered = True
+        self.update()
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event):
+        self.hovered = False
+        self.update()
+        super().hoverLeaveEvent(event)
 
     # --- painting -----------------------------------------------------------------------------
     def paint(self, painter, option, widget=None):
         selected = bool(option.state & QStyle.State_Selected)
         colour = style.SELECTED if selected else (style.FAILURE_EDGE if self.failure
                                                  else style.EDGE)
-        pen = QPen(colour, 2.4 if selected else 1.5)
+        if self.hovered and not selected:
+            colour = colour.darker(140)
+        pen = QPen(colour, 2.4 if selected or self.hovered else 1.5)
         if self.failure:
             pen.setStyle(Qt.DashLine)
         painter.setPen(pen)
@@ -144,9 +189,10 @@ class EdgeItem(QGraphicsItem):
         painter.setPen(Qt.NoPen)
         painter.setBrush(QBrush(colour))
         painter.drawPolygon(self._arrow)
-        if option.levelOfDetailFromTransform(painter.worldTransform()) < style.TEXT_DETAIL:
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        if detail < style.TEXT_DETAIL:
             return
-        if self.text:
+        if self.text and detail >= style.SECONDARY_DETAIL:
             self._paint_label(painter, colour)
         if self.issue_severity:
             anchor = self._label.topRight() if self.text else self._path.pointAtPercent(0.5)
@@ -159,6 +205,10 @@ class EdgeItem(QGraphicsItem):
         painter.setFont(style.label_font())
         painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
         painter.drawText(self._label, Qt.AlignCenter, self.text)
+
+
+def _centred(centre: QPointF, width: float, height: float) -> QRectF:
+    return QRectF(centre.x() - width / 2, centre.y() - height / 2, width, height)
 
 
 def _normal(a: QPointF, b: QPointF) -> QPointF:

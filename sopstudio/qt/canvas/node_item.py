@@ -15,6 +15,10 @@ from ...core.layout import default_size, is_decision
 from . import style
 
 PORT_RADIUS = 6.0
+# A press this close to the port, or on the band along the lower edge, starts an edge: a
+# comfortable target instead of the 9 px dot (issue 12).
+PORT_REACH = 12.0
+EDGE_BAND = 8.0
 BADGE_RADIUS = 9.0
 # The START marker is its own child item stacked above every other child (simulation rings and
 # highlights are children too, at lower z), so nothing is drawn over it.
@@ -38,6 +42,8 @@ class NodeItem(QGraphicsItem):
         self.is_start = False
         self.issue_severity: str | None = None
         self.start_marker: StartMarker | None = None
+        self.port_hot = False  # the pointer is where a press starts an edge
+        self._shape = None
         self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemIsMovable
                       | QGraphicsItem.ItemSendsGeometryChanges)
         self.setAcceptHoverEvents(True)
@@ -86,20 +92,52 @@ class NodeItem(QGraphicsItem):
         return self.body_rect().adjusted(-16, -16, 16, 16)
 
     def shape(self) -> QPainterPath:
+        key = (self.shape_kind, self.width, self.height)
+        if self._shape is None or self._shape[0] != key:  # hit tests ask often: cache it
+            self._shape = (key, self._outline())
+        return self._shape[1]
+
+    def _outline(self) -> QPainterPath:
         path = QPainterPath()
+        path.setFillRule(Qt.WindingFill)  # overlapping parts stay inside (odd-even drops them)
         if self.shape_kind == "decision":
             path.addPolygon(self._diamond())
         else:
             path.addRoundedRect(self.body_rect(), 10, 10)
-        path.addEllipse(self.port_center(), PORT_RADIUS + 2, PORT_RADIUS + 2)
-        return path
+        if self.shape_kind != "end":
+            path.addEllipse(self.port_center(), PORT_REACH, PORT_REACH)
+            path.addRect(self._lower_band())
+        return path.simplified()
 
     def port_center(self) -> QPointF:
         return QPointF(0, self.height / 2)
 
+    def _lower_band(self) -> QRectF:
+        """The strip along the lower edge (inside and just outside) that starts an edge."""
+        half = self.width / 2 - (self.width * 0.3 if self.shape_kind == "decision" else 10)
+        return QRectF(-half, self.height / 2 - EDGE_BAND, 2 * half, 2 * EDGE_BAND)
+
     def on_port(self, local: QPointF) -> bool:
+        if self.shape_kind == "end":
+            return False
         delta = local - self.port_center()
-        return delta.x() ** 2 + delta.y() ** 2 <= (PORT_RADIUS + 3) ** 2
+        near = delta.x() ** 2 + delta.y() ** 2 <= PORT_REACH ** 2
+        return near or self._lower_band().contains(local)
+
+    def hoverMoveEvent(self, event):
+        hot = self.on_port(event.pos())
+        if hot != self.port_hot:
+            self.port_hot = hot
+            self.setCursor(Qt.CrossCursor if hot else Qt.ArrowCursor)
+            self.update()
+        super().hoverMoveEvent(event)
+
+    def hoverLeaveEvent(self, event):
+        if self.port_hot:
+            self.port_hot = False
+            self.unsetCursor()
+            self.update()
+        super().hoverLeaveEvent(event)
 
     def boundary_point(self, toward: QPointF) -> QPointF:
         """Where the straight line from the centre towards `toward` (scene) leaves the shape."""
@@ -119,7 +157,8 @@ class NodeItem(QGraphicsItem):
         return QPolygonF([QPointF(0, -h), QPointF(w, 0), QPointF(0, h), QPointF(-w, 0)])
 
     def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged:
+        if change == QGraphicsItem.ItemPositionHasChanged and not getattr(
+                self.scene(), "bulk", False):
             for edge in self.edges:
                 edge.adjust()
         return super().itemChange(change, value)
@@ -159,7 +198,10 @@ class NodeItem(QGraphicsItem):
         if detail < style.TEXT_DETAIL:  # zoomed far out: the shape alone, text is mere specks
             return
         painter.setPen(style.TEXT)
-        if self.shape_kind == "task":
+        if detail < style.SECONDARY_DETAIL:  # zoomed out: a larger title, nothing else
+            self._paint_centered_title(painter, style.title_font_at(
+                detail, (self.height - 8) / (2.6 if self.shape_kind == "task" else 3.2)))
+        elif self.shape_kind == "task":
             self._paint_task_text(painter)
         else:
             self._paint_centered_title(painter)
@@ -227,8 +269,8 @@ class NodeItem(QGraphicsItem):
             painter.drawText(chip, Qt.AlignCenter, text)
             x += chip.width() + 4
 
-    def _paint_centered_title(self, painter) -> None:
-        painter.setFont(style.title_font())
+    def _paint_centered_title(self, painter, font=None) -> None:
+        painter.setFont(font or style.title_font())
         metrics = QFontMetricsF(painter.font())
         inset = self.width * (0.19 if self.shape_kind == "decision" else 0.08)
         rect = self.body_rect().adjusted(inset, 4, -inset, -4)
@@ -236,6 +278,11 @@ class NodeItem(QGraphicsItem):
                          _elide_two_lines(self.title, metrics, rect.width()))
 
     def _paint_port(self, painter) -> None:
+        if self.port_hot:  # hover: the port grows and takes the selection colour
+            painter.setPen(QPen(style.SELECTED, 2.0))
+            painter.setBrush(QBrush(style.SELECTED.lighter(160)))
+            painter.drawEllipse(self.port_center(), PORT_RADIUS + 1.5, PORT_RADIUS + 1.5)
+            return
         painter.setPen(QPen(style.EDGE, 1.0))
         painter.setBrush(QBrush(style.BACKGROUND))
         painter.drawEllipse(self.port_center(), PORT_RADIUS - 1.5, PORT_RADIUS - 1.5)

@@ -18,6 +18,7 @@ from .node_item import NodeItem
 
 TOOL_MIME = "application/x-sopstudio-tool"
 FULL_REFRESH = {"tools", "variables", "sop", "reset", "knowledge"}
+BULK = 200  # nodes touched by one change above which the scene updates in bulk
 
 
 class SopScene(QGraphicsScene):
@@ -36,6 +37,7 @@ class SopScene(QGraphicsScene):
         self.connecting_from: NodeItem | None = None
         self._rubber_line: QGraphicsLineItem | None = None
         self._press_positions: dict[str, QPointF] = {}
+        self.bulk = False  # a bulk update is running: edges are routed once at its end
         # View state, not document data: dot's edge routes from the last layout, used while
         # both ends of an edge stay where dot put them.
         self.routes: dict[str, tuple] = {}
@@ -50,10 +52,16 @@ class SopScene(QGraphicsScene):
     def sync(self, sop, kind: str = "reset", ids=()) -> None:
         """Bring items in line with `sop`; only items named in `ids` are re-read, unless the
         change can affect every node (tools renamed, start moved, whole document replaced)."""
-        node_index = {n.id: n for n in sop.nodes}
-        edge_index = {e.id: e for e in sop.edges}
         touched = set(ids or ())
         full = kind in FULL_REFRESH
+        if not self.bulk and (len(touched) > BULK or (full and len(sop.nodes) > BULK)):
+            self._sync_in_bulk(sop, kind, touched)
+        else:
+            self._sync_items(sop, full, touched)
+
+    def _sync_items(self, sop, full: bool, touched: set) -> None:
+        node_index = {n.id: n for n in sop.nodes}
+        edge_index = {e.id: e for e in sop.edges}
         self._drop_missing(node_index, edge_index, touched)
         for node_id, node in node_index.items():
             if full or node_id in touched or node_id not in self.nodes:
@@ -64,6 +72,21 @@ class SopScene(QGraphicsScene):
         for node_id in touched & set(node_index):  # shape depends on edges: refresh ends too
             self.nodes[node_id].refresh(node_index[node_id], sop)
         self._assign_bends()
+
+    def _sync_in_bulk(self, sop, kind: str, touched: set) -> None:
+        """Many nodes at once (a layout, a big paste): each moved node would re-route all its
+        edges, and each re-route updates the scene's index — minutes for shared end nodes
+        with a thousand edges. So: no index and no per-move routing meanwhile, then every
+        edge routed once."""
+        self.bulk = True
+        self.setItemIndexMethod(QGraphicsScene.NoIndex)
+        try:
+            self._sync_items(sop, kind in FULL_REFRESH, touched)
+        finally:
+            self.bulk = False
+            for item in self.edges.values():
+                item.adjust()
+            self.setItemIndexMethod(QGraphicsScene.BspTreeIndex)
 
     def _drop_missing(self, node_index, edge_index, touched: set) -> None:
         for edge_id in [e for e in self.edges if e not in edge_index]:
@@ -126,6 +149,17 @@ class SopScene(QGraphicsScene):
                 self.routes[edge_id] = (ends[0], ends[1], points, tip, label_at)
         for item in self.edges.values():
             item.adjust()
+
+    def merge_routes(self, routes: dict, positions: dict) -> None:
+        """Routes for some edges (re-routed after a move), the others keep theirs."""
+        for edge_id, (points, tip, label_at) in routes.items():
+            item = self.edges.get(edge_id)
+            if item is None:
+                continue
+            ends = positions.get(item.source.node_id), positions.get(item.target.node_id)
+            if None not in ends:
+                self.routes[edge_id] = (ends[0], ends[1], points, tip, label_at)
+                item.adjust()
 
     def set_issues(self, issues) -> None:
         """Badges: the worst severity per node / edge, with every message in the tooltip."""

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QMouseEvent, QPainter, QTransform
+from PySide6.QtGui import QFont, QMouseEvent, QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
+
+from . import style
+from .minimap import Minimap
 
 MIN_SCALE, MAX_SCALE = 0.05, 4.0
 ZOOM_STEP = 1.2
 # Fit never zooms out below this: titles and edge labels stay readable; a taller graph shows its
 # top and the user scrolls. (Text is hidden only far below it: style.TEXT_DETAIL.)
 READABLE_SCALE = 0.6
+EMPTY_HINT = "Double-click to add a step, or paste an SOP (Ctrl+V)"
 
 
 class CanvasView(QGraphicsView):
@@ -22,6 +26,7 @@ class CanvasView(QGraphicsView):
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
         self.setAcceptDrops(True)
         self._panning = False
+        self.minimap = Minimap(self)
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -53,6 +58,11 @@ class CanvasView(QGraphicsView):
             self.setTransform(QTransform.fromScale(*(2 * [min(1.0, max(scale, floor))])))
             self._show_top(rect)
 
+    def fit_whole(self) -> None:
+        """Fit to Window: the whole scene, labels included, however small (the level of detail
+        keeps titles readable); never above 100 %."""
+        self.fit_all(floor=0.0)
+
     def _show_top(self, rect: QRectF) -> None:
         visible = self.mapToScene(self.viewport().rect()).boundingRect()
         if visible.height() >= rect.height():
@@ -70,6 +80,24 @@ class CanvasView(QGraphicsView):
         self.include(item.sceneBoundingRect())
         self.ensureVisible(item.sceneBoundingRect(), 40, 40)
         self.centerOn(item)
+
+    def drawForeground(self, painter, rect):
+        """On an empty canvas, a hint on where to begin (in view coordinates, any zoom)."""
+        super().drawForeground(painter, rect)
+        if getattr(self.scene(), "nodes", None):
+            return
+        painter.save()
+        painter.resetTransform()
+        font = QFont()
+        font.setPointSizeF(13)
+        painter.setFont(font)
+        painter.setPen(style.MUTED)
+        painter.drawText(self.viewport().rect(), Qt.AlignCenter | Qt.TextWordWrap, EMPTY_HINT)
+        painter.restore()
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        self.minimap.refresh()
 
     def wheelEvent(self, event):
         if event.angleDelta().y() == 0:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
 
 from ...engine.agents import AGENT_KINDS
 from ...engine.scenarios import SCENARIO_TYPES
-from .batch_job import BatchJob, BatchRequest, build_scenarios
+from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
@@ -42,7 +42,7 @@ class BatchDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Batch evaluation")
         self.session, self.settings, self.store_link = session, settings, store_link
-        self.scenario_source = build_scenarios  # what a batch runs (tests gate it)
+        self.scenario_source = stream_scenarios  # what a batch runs (tests gate it)
         self.job: BatchJob | None = None
         self.result = None
         self.rows: list = []  # RunResults in table order

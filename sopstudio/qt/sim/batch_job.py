@@ -5,6 +5,10 @@ callback that appends each finished run to `completed`; the dialog polls that li
 and adds rows in chunks, so thousands of fast runs never flood the GUI's event loop. The
 `progress` signal is throttled too (at most one every `PROGRESS_INTERVAL` seconds, plus the last).
 Cancellation is the engine's cooperative `threading.Event`.
+
+Scenarios are generated lazily (`stream_scenarios`) on a thread of their own while the runs of
+those already generated go on: the first runs start at once, and Cancel stops generation at the
+next scenario instead of after thousands of them.
 """
 
 from __future__ import annotations
@@ -13,8 +17,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
-
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from PySide6.QtCore import QObject, Signal
 
@@ -40,23 +43,38 @@ class BatchRequest:
     store_runs: bool = True
 
 
-def build_scenarios(compiled, request: BatchRequest) -> list:
+CHUNK = 200  # at most this many generated scenarios go to one engine batch
+
+
+def stream_scenarios(compiled, request: BatchRequest) -> Iterator:
+    """The request's scenarios one by one, generated as they are asked for."""
     from ...core.journeys import JourneyGraph
     from ...core.journeys_cover import cover
-    from ...engine.scenarios import generate, sample_journeys, sampled_scenarios
+    from ...engine.scenarios import sample_journeys, scenarios_for
     if request.source == "csv":
         from ...engine.scenarios_csv import scenarios_from_csv
-        return scenarios_from_csv(compiled, request.csv_text, request.mapping)
+        yield from scenarios_from_csv(compiled, request.csv_text, request.mapping)
+        return
     graph = JourneyGraph(compiled.sop)
-    if request.source == "sample":
-        return sampled_scenarios(compiled, sample_journeys(graph, request.sample, request.seed),
-                                 tuple(request.types))
+    types = tuple(request.types)
+    if request.source == "sample":  # the types take turns (as engine.sampled_scenarios)
+        for number, journey in enumerate(sample_journeys(graph, request.sample, request.seed)):
+            turn = types[number % len(types):] + types[:number % len(types)]
+            found = scenarios_for(compiled, journey, number, turn)
+            if found:
+                yield found[0]
+        return
     journeys = cover(graph) if request.source == "covering" \
-        else list(graph.iter_journeys(request.limit))
-    return generate(compiled, journeys, tuple(request.types))
+        else graph.iter_journeys(request.limit)
+    for number, journey in enumerate(journeys):
+        yield from scenarios_for(compiled, journey, number, types)
 
 
-ScenarioSource = Callable[[object, BatchRequest], list]
+def build_scenarios(compiled, request: BatchRequest) -> list:
+    return list(stream_scenarios(compiled, request))
+
+
+ScenarioSource = Callable[[object, BatchRequest], Iterable]
 
 
 def agent_for(request: BatchRequest):
@@ -75,7 +93,7 @@ class BatchJob(QObject):
     failed = Signal(str)
 
     def __init__(self, sop, request: BatchRequest, store_link=None,
-                 scenario_source: ScenarioSource = build_scenarios, parent=None):
+                 scenario_source: ScenarioSource = stream_scenarios, parent=None):
         """`store_link` stores the runs (none: not stored); `scenario_source(compiled, request)`
         gives the scenarios to run (tests hand in a source whose runs wait for their signal)."""
         super().__init__(parent)
@@ -120,16 +138,70 @@ class BatchJob(QObject):
         self.stage.emit("Generating scenarios…")
         compiled = CompiledSop(self.sop)
         scenarios = self.scenario_source(compiled, self.request)
-        self.total = len(scenarios)
-        self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
-        self.progress.emit(0, len(scenarios))
-        result = run_batch(compiled, scenarios, agent_for(self.request),
-                           workers=self.request.workers, progress=self._on_progress,
-                           cancel=self.cancel)
+        if isinstance(scenarios, list):  # all there already: one engine batch
+            self.total = len(scenarios)
+            self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
+            self.progress.emit(0, len(scenarios))
+            result = run_batch(compiled, scenarios, agent_for(self.request),
+                               workers=self.request.workers, progress=self._on_progress,
+                               cancel=self.cancel)
+        else:
+            result = self._run_streamed(compiled, iter(scenarios))
         all_ran = all(r.error != "cancelled" for r in result.results)
         if self.request.store_runs and (all_ran or not self.cancel.is_set()):
             self._store(result)
         return result
+
+    def _run_streamed(self, compiled, scenarios: Iterator):
+        """Generate on a thread of its own; run what is there in chunks meanwhile."""
+        from ...engine.batch import BatchResult, run_batch
+        from ...engine.metrics import summarize
+        generated: list = []
+        problems: list = []
+        ended = threading.Event()
+        threading.Thread(target=self._generate, args=(scenarios, generated, ended, problems),
+                         name="sim-batch-generate", daemon=True).start()
+        results: list = []
+        offset = 0
+        while not self.cancel.is_set():
+            # A full chunk, or what is left once generation has ended (a small batch is one
+            # chunk, as before); meanwhile wait a little for more, never spin.
+            if not ended.is_set() and len(generated) - offset < CHUNK:
+                ended.wait(0.05)
+                continue
+            if offset == len(generated):
+                break
+            chunk = generated[offset:offset + CHUNK]
+            self.stage.emit(f"Running scenarios… ({len(generated)} generated so far)"
+                            if not ended.is_set() else f"Running {len(generated)} scenario(s)…")
+            base = offset
+            offset += len(chunk)
+            part = run_batch(compiled, chunk, agent_for(self.request),
+                             workers=self.request.workers, cancel=self.cancel,
+                             progress=lambda done, _total, r, base=base: self._on_progress(
+                                 base + done, max(len(generated), base + done), r))
+            results.extend(part.results)
+        if problems:
+            raise problems[0]
+        rows = [r.metrics for r in results if r.metrics is not None and r.error is None]
+        return BatchResult(results, summarize(rows), self.cancel.is_set())
+
+    def _generate(self, scenarios: Iterator, into: list, ended: threading.Event,
+                  problems: list) -> None:
+        try:
+            for scenario in scenarios:
+                if self.cancel.is_set():
+                    break
+                into.append(scenario)  # list.append is atomic: the runner reads the list
+                self.total = len(into)
+        except Exception as problem:  # noqa: BLE001 - re-raised by the job once its runs end
+            problems.append(problem)
+            self.cancel.set()
+        finally:
+            close = getattr(scenarios, "close", None)
+            if close is not None:  # a generator stops here, not whenever it is collected
+                close()
+            ended.set()
 
     def _on_progress(self, done: int, total: int, result) -> None:
         self.total = total
