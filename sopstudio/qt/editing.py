@@ -12,7 +12,7 @@ from PySide6.QtCore import QMimeData, QObject, QPointF, Signal
 from PySide6.QtWidgets import QApplication
 
 from ..core import edits
-from ..core.layout import default_size, layout, layout_with_routes
+from ..core.layout import default_size, layout
 from ..core.model import Edge, Node, Tool
 from . import clipboard
 
@@ -90,20 +90,6 @@ class Editor(QObject):
             batch.append(edits.AddTool(tool))
         batch.append(edits.SetField("node", node_id, "tools", [*node.tools, name]))
         return self.session.push(edits.Batch(batch, f"Bind tool '{name}' to '{node_id}'"))
-
-    # --- layout --------------------------------------------------------------------------------
-    def auto_layout(self) -> bool:
-        sop = self.document.sop
-        sizes = {i: (item.width, item.height) for i, item in self.scene.nodes.items()}
-        positions, routes = layout_with_routes(sop, sizes)
-        self.scene.set_routes(routes, positions)
-        current = {n.id: n.position for n in sop.nodes}
-        changed = {k: v for k, v in positions.items() if current.get(k) != tuple(v)}
-        if not changed:
-            return False
-        move = edits.MoveNodes(changed)
-        move.description = "Auto-layout"
-        return self.session.push(move)
 
     # --- clipboard ------------------------------------------------------------------------------
     def copy(self) -> bool:

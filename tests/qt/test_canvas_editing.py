@@ -3,7 +3,6 @@ document and its undo stack."""
 
 from __future__ import annotations
 
-import itertools
 
 from PySide6.QtCore import QPointF, Qt
 
@@ -73,30 +72,6 @@ def test_delete_selected_edge_only(window):
     window.editor.delete_selection()
     assert [e.id for e in window.session.sop.edges] == ["e1", "e3"]
     assert len(window.session.sop.nodes) == 4
-
-
-def _overlaps(window) -> list:
-    items = list(window.scene.nodes.values())
-    bad = []
-    for a, b in itertools.combinations(items, 2):
-        if a.sceneBoundingRect().adjusted(16, 16, -16, -16).intersects(
-                b.sceneBoundingRect().adjusted(16, 16, -16, -16)):
-            bad.append((a.node_id, b.node_id))
-    return bad
-
-
-def test_auto_layout_is_one_undoable_edit(window):
-    for node_id in ("ask", "check", "ok", "bad"):  # pile everything on one spot
-        window.editor.move_nodes({node_id: (10.0, 10.0)})
-    window.session.undo_stack.clear()
-    piled = {n.id: n.position for n in window.session.sop.nodes}
-    assert window.editor.auto_layout()
-    assert window.session.undo_stack.count() == 1
-    assert _overlaps(window) == []
-    sop = window.session.sop
-    assert sop.node("ask").position[1] < sop.node("check").position[1] < sop.node("ok").position[1]
-    window.session.undo_stack.undo()
-    assert {n.id: n.position for n in window.session.sop.nodes} == piled
 
 
 def test_copy_paste_gives_new_ids_and_keeps_inner_edges(window):

@@ -3,6 +3,8 @@ when the child process answers, Cancel, and edges re-routed after a manual move.
 
 from __future__ import annotations
 
+import itertools
+
 from sopstudio.core.document import Document
 from sopstudio.core.layout import layout_with_routes
 
@@ -35,11 +37,17 @@ def test_auto_layout_arrives_as_one_undoable_edit(window, qtbot):
     for node_id in ("ask", "check", "ok", "bad"):
         window.editor.move_nodes({node_id: (10.0, 10.0)})
     window.session.undo_stack.clear()
+    piled = {n.id: n.position for n in window.session.sop.nodes}
     with qtbot.waitSignal(window.auto_layout.applied, timeout=TIMEOUT):
         window.actions_by_name["layout"].trigger()
     assert window.session.undo_stack.count() == 1
     sop = window.session.sop
-    assert sop.node("ask").position[1] < sop.node("check").position[1]
+    assert sop.node("ask").position[1] < sop.node("check").position[1] < sop.node("ok").position[1]
+    boxes = [item.sceneBoundingRect().adjusted(16, 16, -16, -16)
+             for item in window.scene.nodes.values()]
+    assert not any(a.intersects(b) for a, b in itertools.combinations(boxes, 2))
+    window.session.undo_stack.undo()
+    assert {n.id: n.position for n in window.session.sop.nodes} == piled
 
 
 def test_cancel_stops_the_layout_and_leaves_the_graph(window, qtbot):
