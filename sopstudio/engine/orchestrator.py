@@ -28,7 +28,8 @@ times in a row (only user replies, guardrail and note events between) is stopped
 recorded but not answered, a note says why, outcome stopped, code repeated-message (never left
 to the turn limit). An AgentError whose code is fatal (agents.base.FATAL_CODES: the
 prompt cannot fit the model's context) ends the run at once (grace message, technical-issue).
-For a non-static agent, `context()` carries `needs` (guidance.py): what the node still needs.
+For a non-static agent, `context()` carries `needs` (guidance.py): what the node still needs
+(not worked out for an agent that says `wants_needs = False`, like the scripted oracle).
 Deterministic for a given agent, user, response table and seed.
 """
 
@@ -213,7 +214,6 @@ class Orchestrator:
             if error.fatal and not self.done:
                 self._grace(error.code, str(error))
             return
-        first = len(self.trace.events)
         if getattr(action, "note", None):
             self._emit("note", node=self.node_id, text=action.note)
         problem = self._validate(action, ctx)
@@ -249,7 +249,7 @@ class Orchestrator:
             visit=self.visit, reflections=self.reflections, rng=self.rng,
             visit_number=self.visits.get(nid, 1), last_user=last_user, last_result=last_result,
             knowledge=self._knowledge, evaluate=self._evaluate)
-        if not self.static:
+        if not self.static and getattr(self.agent, "wants_needs", True):
             ctx.needs = node_needs(self.compiled, ctx)
         return ctx
 

@@ -26,6 +26,7 @@ from ..core.expr import ast as A
 from ..core.journeys import Journey, JourneyGraph
 from ..core.journeys_cover import cover
 from .compiled import CompiledSop, EngineError
+from .guidance import node_needs
 from .orchestrator import Orchestrator
 from .orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
 from .render import end_reason
@@ -327,6 +328,8 @@ def prompt_text(orchestrator: Orchestrator) -> str:
         from .agents import dpa, spa
         if orchestrator.static:
             return _render_messages(*spa.request(ctx))
+        if ctx.needs is None:  # the scripted oracle does without: show what a DPA would get
+            ctx.needs = node_needs(orchestrator.compiled, ctx)
         guidance = getattr(orchestrator.agent, "guidance", "auto")
         messages, functions, choice = dpa.request(ctx, guidance)
         return _render_messages(messages, functions, choice)

@@ -20,6 +20,7 @@ BLOCKED_TEXT = "I'm sorry, I can't continue without your {name}. Please come bac
 class ScriptedAgent:
     name = "scripted"
     static = False
+    wants_needs = False  # the oracle follows the SOP itself: no guidance to work out per step
 
     def __init__(self, compiled: CompiledSop):
         self.compiled = compiled
