@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
+from ...core.subflows import SubflowError, expand_file
 from ...engine.agents import AGENT_KINDS
 from ...engine.scenarios import SCENARIO_TYPES
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
@@ -163,8 +164,13 @@ class BatchDialog(QDialog):
         except (OSError, ValueError) as problem:
             self.eta.setText(f"Cannot start: {problem}")
             return False
+        try:  # its sub-SOPs inlined, as the CLI runs it
+            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+        except SubflowError as problem:
+            self.eta.setText(f"Cannot start: {problem}")
+            return False
         self._clear()
-        self.job = BatchJob(self.session.sop.model_copy(deep=True), request, self.store_link,
+        self.job = BatchJob(sop, request, self.store_link,
                             self.scenario_source, self)
         self.job.stage.connect(self.eta.setText)
         self.job.failed.connect(lambda text: self.eta.setText("Failed: " + text))
