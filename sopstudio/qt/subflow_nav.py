@@ -46,6 +46,7 @@ class BreadcrumbBar(QWidget):
             button = QToolButton()
             button.setText(crumb.title)
             button.setAutoRaise(True)
+            button.setStyleSheet("color: palette(link); text-decoration: underline;")
             button.setToolTip(f"Back to {crumb.path}")
             button.clicked.connect(lambda _=False, i=index: self.navigator.back_to(i))
             self.buttons.append(button)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
 
 from ...core.subflows import SubflowError, expand_file
 from ...engine.agents import AGENT_KINDS
+from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
@@ -98,16 +99,35 @@ class BatchDialog(QDialog):
         agent_row.addWidget(QLabel("parallel runs"))
         agent_row.addWidget(self.workers)
         form.addRow("Agent", agent_row)
+        self.compare_boxes = {kind: QCheckBox(kind) for kind in AGENT_KINDS}
+        compare_row = QHBoxLayout()
+        for box in self.compare_boxes.values():
+            box.toggled.connect(self._compare_changed)
+            compare_row.addWidget(box)
+        compare_row.addStretch(1)
+        form.addRow("Compare agents", compare_row)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(self._run_row())
         self.results = make_table(RESULT_COLUMNS)
         self.results.itemDoubleClicked.connect(lambda item: self._open_row(item.row()))
-        self.summary = make_table(("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS))
+        self.summary = make_table(SUMMARY_COLUMNS)
         self.summary.setMinimumHeight(150)
         layout.addWidget(self.results, 3)
         layout.addWidget(QLabel("Aggregate metrics by scenario type"))
         layout.addWidget(self.summary)
+
+    def compared(self) -> tuple:
+        """The agents ticked for a comparison (two or more), else none."""
+        ticked = tuple(kind for kind, box in self.compare_boxes.items() if box.isChecked())
+        return ticked if len(ticked) > 1 else ()
+
+    def _compare_changed(self) -> None:
+        # Comparing replaces the single agent; model agents share the chosen endpoint profile.
+        compared = self.compared()
+        self.agent.setEnabled(not compared)
+        kinds = compared or (self.agent.currentText(),)
+        self.profile.setEnabled(any(kind != "scripted" for kind in kinds))
 
     def _browse_row(self, field: QLineEdit, pattern: str) -> QHBoxLayout:
         button = QPushButton("Browse…")
@@ -137,7 +157,10 @@ class BatchDialog(QDialog):
         request = BatchRequest(source=self.source.currentData(), sample=self.sample.value(),
                                types=tuple(t for t, b in self.type_boxes.items() if b.isChecked()),
                                agent=self.agent.currentText(), workers=self.workers.value())
-        if request.agent != "scripted":
+        request.compare = self.compared()
+        if any(kind != "scripted" for kind in request.compare or (request.agent,)):
+            if not self.profiles:
+                raise ValueError("model agents need an endpoint profile (Simulation settings)")
             request.profile = self.profiles[self.profile.currentIndex()]
         if request.source == "csv":
             request.csv_text, request.mapping = self._csv_inputs()
@@ -222,7 +245,8 @@ class BatchDialog(QDialog):
         table.setUpdatesEnabled(False)
         table.setRowCount(first + len(items))
         for offset, item in enumerate(items):
-            for col, value in enumerate(result_row(item, titles)):
+            agent = self.job.agent_of.get(id(item), "") if self.job is not None else ""
+            for col, value in enumerate(result_row(item, titles, agent)):
                 table.setItem(first + offset, col, QTableWidgetItem(value))
         self.rows.extend(items)
         if len(self.rows) <= RESIZE_ROWS:
@@ -249,7 +273,7 @@ class BatchDialog(QDialog):
         if len(self.rows) <= REORDER_ROWS and self.rows != list(result.results):
             self.fill(result)  # small enough to show in scenario order at once
         else:
-            fill_summary(self.summary, result.metrics)
+            self._fill_summary(result)
         self.batch_finished.emit(result)
 
     # -- results ------------------------------------------------------------------------------
@@ -258,7 +282,15 @@ class BatchDialog(QDialog):
         self.results.setRowCount(0)
         self.rows = []
         self._append_rows(list(result.results))
-        fill_summary(self.summary, result.metrics)
+        self._fill_summary(result)
+
+    def _fill_summary(self, result) -> None:
+        """Metrics by scenario type; when agents were compared, by type and agent."""
+        comparison = self.job.comparison if self.job is not None else {}
+        if comparison:
+            fill_comparison(self.summary, comparison)
+        else:
+            fill_summary(self.summary, result.metrics)
 
     def _open_row(self, row: int) -> None:
         if 0 <= row < len(self.rows) and self.rows[row].trace is not None:
@@ -288,10 +320,12 @@ class BatchDialog(QDialog):
 
 # -- the tables ------------------------------------------------------------------------------
 RESULT_COLUMNS = ("Scenario", "Type", "Outcome", "Expected", "TTA", "TCA", "Path", "Leaf",
-                  "Journey")
+                  "Journey", "Agent")
 METRIC_COLUMNS = (("ujcs", "UJCS"), ("tta", "TTA"), ("tca", "TCA"), ("path_accuracy", "Path"),
                   ("leaf_accuracy", "Leaf"), ("ecr", "ECR"), ("c_tsr", "C-TSR"), ("tsr", "TSR"),
                   ("runs", "Runs"))
+SUMMARY_COLUMNS = ("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS)
+COMPARISON_COLUMNS = ("Scenario type", "Agent") + tuple(c[1] for c in METRIC_COLUMNS)
 
 
 def make_table(columns) -> QTableWidget:
@@ -305,7 +339,7 @@ def make_table(columns) -> QTableWidget:
     return table
 
 
-def result_row(item, titles: dict) -> list[str]:
+def result_row(item, titles: dict, agent: str = "") -> list[str]:
     """The cells of one engine RunResult, in RESULT_COLUMNS order."""
     m = item.metrics or {}
     nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
@@ -314,16 +348,29 @@ def result_row(item, titles: dict) -> list[str]:
     values = (item.scenario.id, item.scenario.type, outcome,
               item.scenario.expected.get("outcome", ""), m.get("tta", ""),
               number_text(m.get("tca")), yes_text(m.get("path")), yes_text(m.get("leaf")),
-              journey)
+              journey, agent)
     return [str(v) for v in values]
 
 
 def fill_summary(table: QTableWidget, metrics: dict) -> None:
     rows = [("overall", metrics.get("overall", {}))] + list(metrics.get("by_type", {}).items())
+    _fill_metrics(table, SUMMARY_COLUMNS, [((name,), values) for name, values in rows])
+
+
+def fill_comparison(table: QTableWidget, by_agent: dict[str, dict]) -> None:
+    """One row per scenario type and agent (as `bench --agents` prints it)."""
+    rows = comparison_rows(by_agent)
+    _fill_metrics(table, COMPARISON_COLUMNS, [((kind, agent), m) for kind, agent, m in rows])
+
+
+def _fill_metrics(table: QTableWidget, columns: tuple, rows: list[tuple[tuple, dict]]) -> None:
+    table.setColumnCount(len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
     table.setRowCount(len(rows))
-    for row, (name, values) in enumerate(rows):
-        table.setItem(row, 0, QTableWidgetItem(name))
-        for col, (key, _) in enumerate(METRIC_COLUMNS, 1):
+    for row, (labels, values) in enumerate(rows):
+        for col, label in enumerate(labels):
+            table.setItem(row, col, QTableWidgetItem(label))
+        for col, (key, _) in enumerate(METRIC_COLUMNS, len(labels)):
             table.setItem(row, col, QTableWidgetItem(number_text(values.get(key))))
     table.resizeColumnsToContents()
 

@@ -38,6 +38,7 @@ class BatchRequest:
     csv_text: str = ""
     mapping: dict = field(default_factory=dict)
     agent: str = "scripted"
+    compare: tuple = ()     # two or more agents: each runs the same scenarios (`agent` ignored)
     profile: object = None
     workers: int = 4
     store_runs: bool = True
@@ -77,13 +78,14 @@ def build_scenarios(compiled, request: BatchRequest) -> list:
 ScenarioSource = Callable[[object, BatchRequest], Iterable]
 
 
-def agent_for(request: BatchRequest):
+def agent_for(request: BatchRequest, agent: str | None = None):
     """A name (scripted) or a per-run factory for model agents (each run gets its own client)."""
-    if request.agent == "scripted":
+    agent = agent or request.agent
+    if agent == "scripted":
         return "scripted"
     from ...engine.agents import make_agent
     settings = request.profile.llm_settings()
-    return lambda compiled: make_agent(request.agent, compiled, settings=settings)
+    return lambda compiled: make_agent(agent, compiled, settings=settings)
 
 
 class BatchJob(QObject):
@@ -105,6 +107,9 @@ class BatchJob(QObject):
         self.run_ids: list[int] = []
         self.total = 0
         self.completed: list = []  # RunResults in the order they ended (read by the dialog)
+        self.agent_of: dict[int, str] = {}  # id(RunResult) -> the agent that ran it
+        self.comparison: dict[str, dict] = {}  # agent -> batch metrics, when comparing
+        self._agent = request.agent
         self._last = 0.0
 
     def start(self) -> None:
@@ -138,7 +143,9 @@ class BatchJob(QObject):
         self.stage.emit("Generating scenarios…")
         compiled = CompiledSop(self.sop)
         scenarios = self.scenario_source(compiled, self.request)
-        if isinstance(scenarios, list):  # all there already: one engine batch
+        if len(self.request.compare) > 1:
+            result = self._run_compared(compiled, list(scenarios))
+        elif isinstance(scenarios, list):  # all there already: one engine batch
             self.total = len(scenarios)
             self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
             self.progress.emit(0, len(scenarios))
@@ -186,6 +193,27 @@ class BatchJob(QObject):
         rows = [r.metrics for r in results if r.metrics is not None and r.error is None]
         return BatchResult(results, summarize(rows), self.cancel.is_set())
 
+    def _run_compared(self, compiled, scenarios: list):
+        """Every agent of `compare` on the same scenarios, one after the other; the result holds
+        all their runs (the coverage of them all) and `comparison` each agent's metrics."""
+        from ...engine.batch import BatchResult, run_batch
+        agents = list(self.request.compare)
+        self.total = len(scenarios) * len(agents)
+        results: list = []
+        for number, agent in enumerate(agents):
+            if self.cancel.is_set():
+                break
+            self._agent, base = agent, number * len(scenarios)
+            self.stage.emit(f"Running {len(scenarios)} scenario(s) with {agent}…")
+            part = run_batch(compiled, scenarios, agent_for(self.request, agent),
+                             workers=self.request.workers, cancel=self.cancel,
+                             progress=lambda done, _total, r, base=base: self._on_progress(
+                                 base + done, self.total, r))
+            self.comparison[agent] = part.metrics
+            results.extend(part.results)
+        first = self.comparison.get(agents[0], {})
+        return BatchResult(results, first, self.cancel.is_set())
+
     def _generate(self, scenarios: Iterator, into: list, ended: threading.Event,
                   problems: list) -> None:
         try:
@@ -205,6 +233,7 @@ class BatchJob(QObject):
 
     def _on_progress(self, done: int, total: int, result) -> None:
         self.total = total
+        self.agent_of[id(result)] = self._agent  # before the GUI can see the result
         self.completed.append(result)  # list.append is atomic: the GUI polls this list
         now = time.monotonic()
         if done == total or now - self._last >= PROGRESS_INTERVAL:
