@@ -30,6 +30,7 @@ SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 
 SAMPLE_HELP = ("N = how many scenarios to run: N journeys drawn at random (every journey equally "
                "likely), one scenario each, the checked types taking turns. Other sources run "
                "every checked type of each journey and ignore N.")
+SUMMARY_TITLE = "Aggregate metrics by scenario type"
 POLL_MS = 100       # how often the GUI takes new results from the job
 ROWS_PER_TICK = 250  # rows added per poll: the event loop stays free between chunks
 RESIZE_ROWS = 300   # columns fit their contents only while the table is this small
@@ -114,7 +115,8 @@ class BatchDialog(QDialog):
         self.summary = make_table(SUMMARY_COLUMNS)
         self.summary.setMinimumHeight(150)
         layout.addWidget(self.results, 3)
-        layout.addWidget(QLabel("Aggregate metrics by scenario type"))
+        self.summary_label = QLabel(SUMMARY_TITLE)
+        layout.addWidget(self.summary_label)
         layout.addWidget(self.summary)
 
     def compared(self) -> tuple:
@@ -240,7 +242,9 @@ class BatchDialog(QDialog):
             self._conclude()
 
     def _append_rows(self, items: list) -> None:
-        titles = {n.id: (n.title or n.id) for n in self.session.sop.nodes}
+        # The run's own SOP: a sub-SOP's nodes (`verify/ask`) have their titles there.
+        sop = self.job.sop if self.job is not None else self.session.sop
+        titles = {n.id: (n.title or n.id) for n in sop.nodes}
         table, first = self.results, len(self.rows)
         table.setUpdatesEnabled(False)
         table.setRowCount(first + len(items))
@@ -287,6 +291,7 @@ class BatchDialog(QDialog):
     def _fill_summary(self, result) -> None:
         """Metrics by scenario type; when agents were compared, by type and agent."""
         comparison = self.job.comparison if self.job is not None else {}
+        self.summary_label.setText(SUMMARY_TITLE + (" and agent" if comparison else ""))
         if comparison:
             fill_comparison(self.summary, comparison)
         else:
@@ -319,8 +324,8 @@ class BatchDialog(QDialog):
 
 
 # -- the tables ------------------------------------------------------------------------------
-RESULT_COLUMNS = ("Scenario", "Type", "Outcome", "Expected", "TTA", "TCA", "Path", "Leaf",
-                  "Journey", "Agent")
+RESULT_COLUMNS = ("Scenario", "Agent", "Type", "Outcome", "Expected", "TTA", "TCA", "Path",
+                  "Leaf", "Journey")
 METRIC_COLUMNS = (("ujcs", "UJCS"), ("tta", "TTA"), ("tca", "TCA"), ("path_accuracy", "Path"),
                   ("leaf_accuracy", "Leaf"), ("ecr", "ECR"), ("c_tsr", "C-TSR"), ("tsr", "TSR"),
                   ("runs", "Runs"))
@@ -345,10 +350,10 @@ def result_row(item, titles: dict, agent: str = "") -> list[str]:
     nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
     journey = " → ".join(titles.get(n, n) for n in nodes) or "(imported)"
     outcome = item.error or (item.trace.outcome if item.trace else "")
-    values = (item.scenario.id, item.scenario.type, outcome,
+    values = (item.scenario.id, agent, item.scenario.type, outcome,
               item.scenario.expected.get("outcome", ""), m.get("tta", ""),
               number_text(m.get("tca")), yes_text(m.get("path")), yes_text(m.get("leaf")),
-              journey, agent)
+              journey)
     return [str(v) for v in values]
 
 
