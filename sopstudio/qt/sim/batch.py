@@ -26,7 +26,8 @@ from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
-           ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"))
+           ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"),
+           ("rasa", "Rasa e2e test cases"))
 SAMPLE_HELP = ("N = how many scenarios to run: N journeys drawn at random (every journey equally "
                "likely), one scenario each, the checked types taking turns. Other sources run "
                "every checked type of each journey and ignore N.")
@@ -94,6 +95,9 @@ class BatchDialog(QDialog):
         form.addRow("Types", types)
         form.addRow("CSV test set", self._browse_row(self.csv_path, "CSV (*.csv)"))
         form.addRow("Column mapping", self._browse_row(self.mapping_path, "JSON (*.json)"))
+        self.rasa_path = QLineEdit()
+        self.rasa_path.setPlaceholderText("a Rasa e2e tests .yml file (test_cases:)")
+        form.addRow("Rasa e2e tests", self._browse_row(self.rasa_path, "YAML (*.yml *.yaml)"))
         agent_row = QHBoxLayout()
         agent_row.addWidget(self.agent)
         agent_row.addWidget(self.profile, 1)
@@ -118,6 +122,13 @@ class BatchDialog(QDialog):
         self.summary_label = QLabel(SUMMARY_TITLE)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.summary)
+        self.rasa_label = QLabel()
+        self.rasa_cases = make_table(RASA_COLUMNS)
+        self.rasa_cases.setMinimumHeight(110)
+        layout.addWidget(self.rasa_label)
+        layout.addWidget(self.rasa_cases)
+        self.rasa_label.hide()
+        self.rasa_cases.hide()
 
     def compared(self) -> tuple:
         """The agents ticked for a comparison (two or more), else none."""
@@ -166,6 +177,8 @@ class BatchDialog(QDialog):
             request.profile = self.profiles[self.profile.currentIndex()]
         if request.source == "csv":
             request.csv_text, request.mapping = self._csv_inputs()
+        if request.source == "rasa":
+            request.rasa_tests = self._rasa_tests()
         return request
 
     def _csv_inputs(self) -> tuple[str, dict]:
@@ -180,6 +193,19 @@ class BatchDialog(QDialog):
         if not isinstance(mapping, dict):
             raise ValueError("the column mapping must be a JSON object")
         return Path(csv_name).read_text(encoding="utf-8"), mapping
+
+    def _rasa_tests(self) -> dict:
+        """The Rasa test file's content (engine.scenarios_rasa reads it)."""
+        from ...core.inputs import InputError
+        from ...engine.compiled import EngineError
+        from ...engine.scenarios_rasa import load_tests_path
+        name = self.rasa_path.text().strip()
+        if not name or not Path(name).exists():
+            raise ValueError("choose a Rasa e2e tests file first")
+        try:
+            return load_tests_path(name)
+        except (EngineError, InputError) as problem:
+            raise ValueError(str(problem)) from None
 
     def start(self, request: BatchRequest | None = None) -> bool:
         if self.running() or self.poll.isActive():
@@ -212,6 +238,7 @@ class BatchDialog(QDialog):
         self.result, self.rows, self._ended = None, [], False
         self.results.setRowCount(0)
         self.summary.setRowCount(0)
+        self._show_rasa({})
         self.progress.setMaximum(1)
         self.progress.setValue(0)
         self.progress.reset()
@@ -292,10 +319,26 @@ class BatchDialog(QDialog):
         """Metrics by scenario type; when agents were compared, by type and agent."""
         comparison = self.job.comparison if self.job is not None else {}
         self.summary_label.setText(SUMMARY_TITLE + (" and agent" if comparison else ""))
+        self._show_rasa(self.job.rasa_results if self.job is not None else {})
         if comparison:
             fill_comparison(self.summary, comparison)
         else:
             fill_summary(self.summary, result.metrics)
+
+    def _show_rasa(self, by_agent: dict[str, dict]) -> None:
+        """Passed / failed / not applicable of the Rasa test cases (hidden for other sources)."""
+        self.rasa_label.setVisible(bool(by_agent))
+        self.rasa_cases.setVisible(bool(by_agent))
+        self.rasa_label.setText("Rasa test cases: " + "; ".join(
+            f"{agent + ': ' if len(by_agent) > 1 else ''}{s['passed']} passed, {s['failed']} "
+            f"failed, {s['not_applicable']} not applicable" for agent, s in by_agent.items()))
+        rows = [(case, agent) for agent, s in by_agent.items() for case in s["cases"]]
+        self.rasa_cases.setRowCount(len(rows))
+        for row, (case, agent) in enumerate(rows):
+            cells = (case["test_case"], agent, case["result"], case.get("reason", ""))
+            for col, text in enumerate(cells):
+                self.rasa_cases.setItem(row, col, QTableWidgetItem(text))
+        self.rasa_cases.resizeColumnsToContents()
 
     def _open_row(self, row: int) -> None:
         if 0 <= row < len(self.rows) and self.rows[row].trace is not None:
@@ -329,6 +372,7 @@ RESULT_COLUMNS = ("Scenario", "Agent", "Type", "Outcome", "Expected", "TTA", "TC
 METRIC_COLUMNS = (("ujcs", "UJCS"), ("tta", "TTA"), ("tca", "TCA"), ("path_accuracy", "Path"),
                   ("leaf_accuracy", "Leaf"), ("ecr", "ECR"), ("c_tsr", "C-TSR"), ("tsr", "TSR"),
                   ("runs", "Runs"))
+RASA_COLUMNS = ("Test case", "Agent", "Result", "Reason")
 SUMMARY_COLUMNS = ("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS)
 COMPARISON_COLUMNS = ("Scenario type", "Agent") + tuple(c[1] for c in METRIC_COLUMNS)
 

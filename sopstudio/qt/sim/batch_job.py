@@ -28,7 +28,7 @@ PROGRESS_INTERVAL = 0.1
 
 @dataclass
 class BatchRequest:
-    """What to run: `source` is covering | all | sample | csv."""
+    """What to run: `source` is covering | all | sample | csv | rasa."""
 
     source: str = "covering"
     types: tuple = ("correct", "missing-parameter", "failing-function")
@@ -37,6 +37,7 @@ class BatchRequest:
     seed: int = 0
     csv_text: str = ""
     mapping: dict = field(default_factory=dict)
+    rasa_tests: dict = field(default_factory=dict)  # read by engine.scenarios_rasa
     agent: str = "scripted"
     compare: tuple = ()     # two or more agents: each runs the same scenarios (`agent` ignored)
     profile: object = None
@@ -109,6 +110,7 @@ class BatchJob(QObject):
         self.completed: list = []  # RunResults in the order they ended (read by the dialog)
         self.agent_of: dict[int, str] = {}  # id(RunResult) -> the agent that ran it
         self.comparison: dict[str, dict] = {}  # agent -> batch metrics, when comparing
+        self.rasa_results: dict[str, dict] = {}  # agent -> Rasa test summary (source rasa)
         self._agent = request.agent
         self._last = 0.0
 
@@ -142,7 +144,13 @@ class BatchJob(QObject):
         from ...engine.compiled import CompiledSop
         self.stage.emit("Generating scenarios…")
         compiled = CompiledSop(self.sop)
-        scenarios = self.scenario_source(compiled, self.request)
+        rasa = None
+        if self.request.source == "rasa":  # applicable test cases run; the rest are listed
+            from ...engine.scenarios_rasa import scenarios_from_rasa_tests
+            rasa = scenarios_from_rasa_tests(compiled, self.request.rasa_tests)
+            scenarios = list(rasa.scenarios)
+        else:
+            scenarios = self.scenario_source(compiled, self.request)
         if len(self.request.compare) > 1:
             result = self._run_compared(compiled, list(scenarios))
         elif isinstance(scenarios, list):  # all there already: one engine batch
@@ -154,6 +162,8 @@ class BatchJob(QObject):
                                cancel=self.cancel)
         else:
             result = self._run_streamed(compiled, iter(scenarios))
+        if rasa is not None:
+            self._judge_rasa(rasa, result)
         all_ran = all(r.error != "cancelled" for r in result.results)
         if self.request.store_runs and (all_ran or not self.cancel.is_set()):
             self._store(result)
@@ -213,6 +223,18 @@ class BatchJob(QObject):
             results.extend(part.results)
         first = self.comparison.get(agents[0], {})
         return BatchResult(results, first, self.cancel.is_set())
+
+    def _judge_rasa(self, rasa, result) -> None:
+        """Passed / failed / not applicable per test case, for each agent that ran them."""
+        from ...engine.scenarios_rasa import summary
+        rows: dict[str, list] = {}
+        for item in result.results:
+            agent = self.agent_of.get(id(item), self.request.agent)
+            if item.metrics:
+                rows.setdefault(agent, []).append(item.metrics)
+        for agent in self.request.compare if len(self.request.compare) > 1 \
+                else (self.request.agent,):
+            self.rasa_results[agent] = summary(rasa, rows.get(agent, []))
 
     def _generate(self, scenarios: Iterator, into: list, ended: threading.Event,
                   problems: list) -> None:
