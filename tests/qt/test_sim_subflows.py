@@ -59,3 +59,10 @@ def test_problems_dock_reports_a_missing_child(qtbot, open_main_window):
     win.simulation.dock.select(scenario="correct", agent="scripted")
     assert not win.simulation.dock.start()
     assert "Cannot run" in win.simulation.dock.status.text()
+
+
+def test_problems_dock_reports_a_recursive_child(qtbot, open_main_window):
+    win = open_parent(open_main_window, "loop_a.sop.json")
+    win.problems.schedule(immediate=True)
+    qtbot.waitUntil(lambda: any(i.code == "subflow-recursion" for i in win.problems.issues),
+                    timeout=TIMEOUT)
