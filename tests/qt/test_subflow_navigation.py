@@ -50,3 +50,10 @@ def test_leaving_an_edited_parent_asks_first(qtbot, open_main_window, monkeypatc
     qtbot.waitUntil(lambda: asked == ["Unsaved changes"])
     assert win.session.document.path == PARENT and win.session.sop.description == "edited"
     assert not win.subflows.bar.isVisible() and not win.subflows.trail
+
+
+def test_a_subflow_node_names_its_child_file(open_main_window):
+    win = open_main_window(Document(load_sop(PARENT), PARENT), show=False)
+    item = win.scene.nodes["verify"]
+    assert "verify.sop.json" in item.markers
+    assert "double-click to open" in item.toolTip()
