@@ -85,10 +85,10 @@ def now() -> datetime:
 
 def runnable(sop, path: str):
     """The SOP as it runs: its sub-SOPs (read next to `path`) inlined (core/subflows.py)."""
-    from ..core.subflows import SubflowError, SubflowLoader, expand
+    from ..core.subflows import SubflowError, expand_file
     from ._common import UnreadableFile
     try:
-        return expand(sop, SubflowLoader(path))
+        return expand_file(sop, path)
     except SubflowError as error:
         raise UnreadableFile(f"{path}: {error}") from None
 

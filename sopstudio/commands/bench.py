@@ -17,6 +17,7 @@ from ..core.journeys import JourneyGraph
 from ..engine.agents import AGENT_KINDS
 from ..engine.batch import run_batch
 from ..engine.compiled import CompiledSop
+from ..engine.comparison import comparison_rows
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
@@ -137,11 +138,7 @@ def _print_comparison(args, scenarios, reports: dict) -> None:
 
 def comparison_table(by_agent: dict[str, dict]) -> list[str]:
     """Rows `type agent metrics...`, types in the order overall, correct, missing, failing."""
-    first = next(iter(by_agent.values()))
-    types = ["overall", *first["by_type"]]
-    rows = [(kind, agent, metrics["overall"] if kind == "overall" else
-             metrics["by_type"].get(kind, {})) for kind in types
-            for agent, metrics in by_agent.items()]
+    rows = comparison_rows(by_agent)
     return _table([(kind, agent) for kind, agent, _ in rows], [m for _, _, m in rows],
                   ("type", "agent"))
 

@@ -76,6 +76,17 @@ def expand(sop: SOP, loader: SubflowLoader | None) -> SOP:
     return _expand(sop, loader, loader.top, (loader.top,), 0)
 
 
+def expand_file(sop: SOP, path: str | os.PathLike[str] | None) -> SOP:
+    """The SOP as it runs when saved at `path`: its sub-SOPs (read next to `path`) inlined.
+    Shared by the CLI's run commands and the GUI's simulation; raises SubflowError."""
+    return expand(sop, SubflowLoader(path))
+
+
+def owner_id(node_id: str) -> str:
+    """The top-level node an expanded id belongs to: `a/b/c` -> `a` (the subflow node)."""
+    return node_id.split(SEPARATOR, 1)[0]
+
+
 def _expand(sop: SOP, loader: SubflowLoader, path: Path | None, stack: tuple[Path | None, ...], level: int) -> SOP:
     result = sop.model_copy(deep=True)
     for node in [n for n in sop.nodes if n.kind == "subflow"]:

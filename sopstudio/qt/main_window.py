@@ -7,7 +7,7 @@ turns gestures into edits, `FileOps` handles files, each dock handles its own pa
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
 from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
@@ -19,6 +19,7 @@ from .canvas.scene import SopScene
 from .canvas.view import CanvasView
 from .docks.history import HistoryDock
 from .docks.problems import ProblemsDock
+from .subflow_nav import SubflowNavigator
 from .docks.tools import ToolLibraryDock
 from .docks.variables import DataDock
 from .editing import Editor
@@ -47,9 +48,10 @@ class MainWindow(QMainWindow):
         theme.apply(theme.chosen(self.settings))
         self.scene = SopScene(self)
         self.view = CanvasView(self.scene, self)
-        self.setCentralWidget(self.view)
         self.editor = Editor(self.session, self.scene, self.store_link, self)
         self.files = FileOps(self)
+        self.subflows = SubflowNavigator(self)
+        self.setCentralWidget(_stacked(self.subflows.bar, self.view))
         self.autosaver = Autosaver(self.session, self)
         self.auto_layout = AutoLayout(self)
         self._build_docks()
@@ -326,3 +328,14 @@ def _renamed_node(edit, selected) -> str | None:
     if node_ids == [edit.ident] and not edge_ids:
         return edit.value
     return None
+
+
+def _stacked(*widgets) -> QWidget:
+    """The central area: the breadcrumb bar above the canvas."""
+    box = QWidget()
+    column = QVBoxLayout(box)
+    column.setContentsMargins(0, 0, 0, 0)
+    column.setSpacing(0)
+    for widget in widgets:
+        column.addWidget(widget)
+    return box

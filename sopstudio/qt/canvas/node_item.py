@@ -346,6 +346,8 @@ def _elide_two_lines(text: str, metrics: QFontMetricsF, width: float) -> str:
 
 def _markers(node) -> str:
     parts = []
+    if node.kind == "subflow" and node.subflow:
+        parts.append("⤷ " + node.subflow)  # the child file (double-click opens it)
     if node.ask:
         parts.append("? " + ", ".join(node.ask))
     if node.say:
@@ -365,4 +367,6 @@ def _tooltip(node) -> str:
         lines.append("tools: " + ", ".join(node.tools))
     if node.say:
         lines.append("says: " + node.say[:200])
+    if node.kind == "subflow" and node.subflow:
+        lines.append(f"sub-SOP: {node.subflow} (double-click to open it)")
     return "\n".join(lines)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
+from ...core.subflows import SubflowLoader
 from ...core.validate import validate
 from ..canvas import style
 from ..inspector import quick_fixes
@@ -73,12 +74,14 @@ class ProblemsDock(QWidget):
 
     def run_now(self) -> None:
         sop = self.session.sop
+        # Children resolve next to the saved file (a missing one or a cycle is a problem).
+        loader = SubflowLoader(self.session.document.path)
         if len(sop.nodes) < THREAD_THRESHOLD:
             self.runner.ticket += 1  # any job still running is now stale
-            self.show_issues(validate(sop))
+            self.show_issues(validate(sop, loader))
             return
         # The worker gets its own copy: the GUI keeps editing the live document meanwhile.
-        self.runner.submit(validate, sop.model_copy(deep=True))
+        self.runner.submit(validate, sop.model_copy(deep=True), loader)
 
     def set_import_notes(self, notes: list[str], source: str) -> None:
         """Show what the importer asks the author to check, above the problems."""

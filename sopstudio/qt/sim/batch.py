@@ -18,16 +18,20 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
+from ...core.subflows import SubflowError, expand_file
 from ...engine.agents import AGENT_KINDS
+from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
-           ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"))
+           ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"),
+           ("rasa", "Rasa e2e test cases"))
 SAMPLE_HELP = ("N = how many scenarios to run: N journeys drawn at random (every journey equally "
                "likely), one scenario each, the checked types taking turns. Other sources run "
                "every checked type of each journey and ignore N.")
+SUMMARY_TITLE = "Aggregate metrics by scenario type"
 POLL_MS = 100       # how often the GUI takes new results from the job
 ROWS_PER_TICK = 250  # rows added per poll: the event loop stays free between chunks
 RESIZE_ROWS = 300   # columns fit their contents only while the table is this small
@@ -91,22 +95,52 @@ class BatchDialog(QDialog):
         form.addRow("Types", types)
         form.addRow("CSV test set", self._browse_row(self.csv_path, "CSV (*.csv)"))
         form.addRow("Column mapping", self._browse_row(self.mapping_path, "JSON (*.json)"))
+        self.rasa_path = QLineEdit()
+        self.rasa_path.setPlaceholderText("a Rasa e2e tests .yml file (test_cases:)")
+        form.addRow("Rasa e2e tests", self._browse_row(self.rasa_path, "YAML (*.yml *.yaml)"))
         agent_row = QHBoxLayout()
         agent_row.addWidget(self.agent)
         agent_row.addWidget(self.profile, 1)
         agent_row.addWidget(QLabel("parallel runs"))
         agent_row.addWidget(self.workers)
         form.addRow("Agent", agent_row)
+        self.compare_boxes = {kind: QCheckBox(kind) for kind in AGENT_KINDS}
+        compare_row = QHBoxLayout()
+        for box in self.compare_boxes.values():
+            box.toggled.connect(self._compare_changed)
+            compare_row.addWidget(box)
+        compare_row.addStretch(1)
+        form.addRow("Compare agents", compare_row)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(self._run_row())
         self.results = make_table(RESULT_COLUMNS)
         self.results.itemDoubleClicked.connect(lambda item: self._open_row(item.row()))
-        self.summary = make_table(("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS))
+        self.summary = make_table(SUMMARY_COLUMNS)
         self.summary.setMinimumHeight(150)
         layout.addWidget(self.results, 3)
-        layout.addWidget(QLabel("Aggregate metrics by scenario type"))
-        layout.addWidget(self.summary)
+        self.summary_label = QLabel(SUMMARY_TITLE)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.summary, 2)
+        self.rasa_label = QLabel()
+        self.rasa_cases = make_table(RASA_COLUMNS)
+        self.rasa_cases.setMinimumHeight(90)
+        layout.addWidget(self.rasa_label)
+        layout.addWidget(self.rasa_cases, 1)
+        self.rasa_label.hide()
+        self.rasa_cases.hide()
+
+    def compared(self) -> tuple:
+        """The agents ticked for a comparison (two or more), else none."""
+        ticked = tuple(kind for kind, box in self.compare_boxes.items() if box.isChecked())
+        return ticked if len(ticked) > 1 else ()
+
+    def _compare_changed(self) -> None:
+        # Comparing replaces the single agent; model agents share the chosen endpoint profile.
+        compared = self.compared()
+        self.agent.setEnabled(not compared)
+        kinds = compared or (self.agent.currentText(),)
+        self.profile.setEnabled(any(kind != "scripted" for kind in kinds))
 
     def _browse_row(self, field: QLineEdit, pattern: str) -> QHBoxLayout:
         button = QPushButton("Browse…")
@@ -136,10 +170,15 @@ class BatchDialog(QDialog):
         request = BatchRequest(source=self.source.currentData(), sample=self.sample.value(),
                                types=tuple(t for t, b in self.type_boxes.items() if b.isChecked()),
                                agent=self.agent.currentText(), workers=self.workers.value())
-        if request.agent != "scripted":
+        request.compare = self.compared()
+        if any(kind != "scripted" for kind in request.compare or (request.agent,)):
+            if not self.profiles:
+                raise ValueError("model agents need an endpoint profile (Simulation settings)")
             request.profile = self.profiles[self.profile.currentIndex()]
         if request.source == "csv":
             request.csv_text, request.mapping = self._csv_inputs()
+        if request.source == "rasa":
+            request.rasa_tests = self._rasa_tests()
         return request
 
     def _csv_inputs(self) -> tuple[str, dict]:
@@ -155,6 +194,19 @@ class BatchDialog(QDialog):
             raise ValueError("the column mapping must be a JSON object")
         return Path(csv_name).read_text(encoding="utf-8"), mapping
 
+    def _rasa_tests(self) -> dict:
+        """The Rasa test file's content (engine.scenarios_rasa reads it)."""
+        from ...core.inputs import InputError
+        from ...engine.compiled import EngineError
+        from ...engine.scenarios_rasa import load_tests_path
+        name = self.rasa_path.text().strip()
+        if not name or not Path(name).exists():
+            raise ValueError("choose a Rasa e2e tests file first")
+        try:
+            return load_tests_path(name)
+        except (EngineError, InputError) as problem:
+            raise ValueError(str(problem)) from None
+
     def start(self, request: BatchRequest | None = None) -> bool:
         if self.running() or self.poll.isActive():
             return False
@@ -163,8 +215,13 @@ class BatchDialog(QDialog):
         except (OSError, ValueError) as problem:
             self.eta.setText(f"Cannot start: {problem}")
             return False
+        try:  # its sub-SOPs inlined, as the CLI runs it
+            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+        except SubflowError as problem:
+            self.eta.setText(f"Cannot start: {problem}")
+            return False
         self._clear()
-        self.job = BatchJob(self.session.sop.model_copy(deep=True), request, self.store_link,
+        self.job = BatchJob(sop, request, self.store_link,
                             self.scenario_source, self)
         self.job.stage.connect(self.eta.setText)
         self.job.failed.connect(lambda text: self.eta.setText("Failed: " + text))
@@ -181,6 +238,7 @@ class BatchDialog(QDialog):
         self.result, self.rows, self._ended = None, [], False
         self.results.setRowCount(0)
         self.summary.setRowCount(0)
+        self._show_rasa({})
         self.progress.setMaximum(1)
         self.progress.setValue(0)
         self.progress.reset()
@@ -211,12 +269,15 @@ class BatchDialog(QDialog):
             self._conclude()
 
     def _append_rows(self, items: list) -> None:
-        titles = {n.id: (n.title or n.id) for n in self.session.sop.nodes}
+        # The run's own SOP: a sub-SOP's nodes (`verify/ask`) have their titles there.
+        sop = self.job.sop if self.job is not None else self.session.sop
+        titles = {n.id: (n.title or n.id) for n in sop.nodes}
         table, first = self.results, len(self.rows)
         table.setUpdatesEnabled(False)
         table.setRowCount(first + len(items))
         for offset, item in enumerate(items):
-            for col, value in enumerate(result_row(item, titles)):
+            agent = self.job.agent_of.get(id(item), "") if self.job is not None else ""
+            for col, value in enumerate(result_row(item, titles, agent)):
                 table.setItem(first + offset, col, QTableWidgetItem(value))
         self.rows.extend(items)
         if len(self.rows) <= RESIZE_ROWS:
@@ -243,7 +304,7 @@ class BatchDialog(QDialog):
         if len(self.rows) <= REORDER_ROWS and self.rows != list(result.results):
             self.fill(result)  # small enough to show in scenario order at once
         else:
-            fill_summary(self.summary, result.metrics)
+            self._fill_summary(result)
         self.batch_finished.emit(result)
 
     # -- results ------------------------------------------------------------------------------
@@ -252,7 +313,32 @@ class BatchDialog(QDialog):
         self.results.setRowCount(0)
         self.rows = []
         self._append_rows(list(result.results))
-        fill_summary(self.summary, result.metrics)
+        self._fill_summary(result)
+
+    def _fill_summary(self, result) -> None:
+        """Metrics by scenario type; when agents were compared, by type and agent."""
+        comparison = self.job.comparison if self.job is not None else {}
+        self.summary_label.setText(SUMMARY_TITLE + (" and agent" if comparison else ""))
+        self._show_rasa(self.job.rasa_results if self.job is not None else {})
+        if comparison:
+            fill_comparison(self.summary, comparison)
+        else:
+            fill_summary(self.summary, result.metrics)
+
+    def _show_rasa(self, by_agent: dict[str, dict]) -> None:
+        """Passed / failed / not applicable of the Rasa test cases (hidden for other sources)."""
+        self.rasa_label.setVisible(bool(by_agent))
+        self.rasa_cases.setVisible(bool(by_agent))
+        self.rasa_label.setText("Rasa test cases: " + "; ".join(
+            f"{agent + ': ' if len(by_agent) > 1 else ''}{s['passed']} passed, {s['failed']} "
+            f"failed, {s['not_applicable']} not applicable" for agent, s in by_agent.items()))
+        rows = [(case, agent) for agent, s in by_agent.items() for case in s["cases"]]
+        self.rasa_cases.setRowCount(len(rows))
+        for row, (case, agent) in enumerate(rows):
+            cells = (case["test_case"], agent, case["result"], case.get("reason", ""))
+            for col, text in enumerate(cells):
+                self.rasa_cases.setItem(row, col, QTableWidgetItem(text))
+        self.rasa_cases.resizeColumnsToContents()
 
     def _open_row(self, row: int) -> None:
         if 0 <= row < len(self.rows) and self.rows[row].trace is not None:
@@ -281,11 +367,14 @@ class BatchDialog(QDialog):
 
 
 # -- the tables ------------------------------------------------------------------------------
-RESULT_COLUMNS = ("Scenario", "Type", "Outcome", "Expected", "TTA", "TCA", "Path", "Leaf",
-                  "Journey")
+RESULT_COLUMNS = ("Scenario", "Agent", "Type", "Outcome", "Expected", "TTA", "TCA", "Path",
+                  "Leaf", "Journey")
 METRIC_COLUMNS = (("ujcs", "UJCS"), ("tta", "TTA"), ("tca", "TCA"), ("path_accuracy", "Path"),
                   ("leaf_accuracy", "Leaf"), ("ecr", "ECR"), ("c_tsr", "C-TSR"), ("tsr", "TSR"),
                   ("runs", "Runs"))
+RASA_COLUMNS = ("Test case", "Agent", "Result", "Reason")
+SUMMARY_COLUMNS = ("Scenario type",) + tuple(c[1] for c in METRIC_COLUMNS)
+COMPARISON_COLUMNS = ("Scenario type", "Agent") + tuple(c[1] for c in METRIC_COLUMNS)
 
 
 def make_table(columns) -> QTableWidget:
@@ -299,13 +388,13 @@ def make_table(columns) -> QTableWidget:
     return table
 
 
-def result_row(item, titles: dict) -> list[str]:
+def result_row(item, titles: dict, agent: str = "") -> list[str]:
     """The cells of one engine RunResult, in RESULT_COLUMNS order."""
     m = item.metrics or {}
     nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
     journey = " → ".join(titles.get(n, n) for n in nodes) or "(imported)"
     outcome = item.error or (item.trace.outcome if item.trace else "")
-    values = (item.scenario.id, item.scenario.type, outcome,
+    values = (item.scenario.id, agent, item.scenario.type, outcome,
               item.scenario.expected.get("outcome", ""), m.get("tta", ""),
               number_text(m.get("tca")), yes_text(m.get("path")), yes_text(m.get("leaf")),
               journey)
@@ -314,10 +403,23 @@ def result_row(item, titles: dict) -> list[str]:
 
 def fill_summary(table: QTableWidget, metrics: dict) -> None:
     rows = [("overall", metrics.get("overall", {}))] + list(metrics.get("by_type", {}).items())
+    _fill_metrics(table, SUMMARY_COLUMNS, [((name,), values) for name, values in rows])
+
+
+def fill_comparison(table: QTableWidget, by_agent: dict[str, dict]) -> None:
+    """One row per scenario type and agent (as `bench --agents` prints it)."""
+    rows = comparison_rows(by_agent)
+    _fill_metrics(table, COMPARISON_COLUMNS, [((kind, agent), m) for kind, agent, m in rows])
+
+
+def _fill_metrics(table: QTableWidget, columns: tuple, rows: list[tuple[tuple, dict]]) -> None:
+    table.setColumnCount(len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
     table.setRowCount(len(rows))
-    for row, (name, values) in enumerate(rows):
-        table.setItem(row, 0, QTableWidgetItem(name))
-        for col, (key, _) in enumerate(METRIC_COLUMNS, 1):
+    for row, (labels, values) in enumerate(rows):
+        for col, label in enumerate(labels):
+            table.setItem(row, col, QTableWidgetItem(label))
+        for col, (key, _) in enumerate(METRIC_COLUMNS, len(labels)):
             table.setItem(row, col, QTableWidgetItem(number_text(values.get(key))))
     table.resizeColumnsToContents()
 

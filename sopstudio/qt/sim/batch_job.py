@@ -28,7 +28,7 @@ PROGRESS_INTERVAL = 0.1
 
 @dataclass
 class BatchRequest:
-    """What to run: `source` is covering | all | sample | csv."""
+    """What to run: `source` is covering | all | sample | csv | rasa."""
 
     source: str = "covering"
     types: tuple = ("correct", "missing-parameter", "failing-function")
@@ -37,7 +37,9 @@ class BatchRequest:
     seed: int = 0
     csv_text: str = ""
     mapping: dict = field(default_factory=dict)
+    rasa_tests: dict = field(default_factory=dict)  # read by engine.scenarios_rasa
     agent: str = "scripted"
+    compare: tuple = ()     # two or more agents: each runs the same scenarios (`agent` ignored)
     profile: object = None
     workers: int = 4
     store_runs: bool = True
@@ -77,13 +79,14 @@ def build_scenarios(compiled, request: BatchRequest) -> list:
 ScenarioSource = Callable[[object, BatchRequest], Iterable]
 
 
-def agent_for(request: BatchRequest):
+def agent_for(request: BatchRequest, agent: str | None = None):
     """A name (scripted) or a per-run factory for model agents (each run gets its own client)."""
-    if request.agent == "scripted":
+    agent = agent or request.agent
+    if agent == "scripted":
         return "scripted"
     from ...engine.agents import make_agent
     settings = request.profile.llm_settings()
-    return lambda compiled: make_agent(request.agent, compiled, settings=settings)
+    return lambda compiled: make_agent(agent, compiled, settings=settings)
 
 
 class BatchJob(QObject):
@@ -105,6 +108,10 @@ class BatchJob(QObject):
         self.run_ids: list[int] = []
         self.total = 0
         self.completed: list = []  # RunResults in the order they ended (read by the dialog)
+        self.agent_of: dict[int, str] = {}  # id(RunResult) -> the agent that ran it
+        self.comparison: dict[str, dict] = {}  # agent -> batch metrics, when comparing
+        self.rasa_results: dict[str, dict] = {}  # agent -> Rasa test summary (source rasa)
+        self._agent = request.agent
         self._last = 0.0
 
     def start(self) -> None:
@@ -137,8 +144,16 @@ class BatchJob(QObject):
         from ...engine.compiled import CompiledSop
         self.stage.emit("Generating scenarios…")
         compiled = CompiledSop(self.sop)
-        scenarios = self.scenario_source(compiled, self.request)
-        if isinstance(scenarios, list):  # all there already: one engine batch
+        rasa = None
+        if self.request.source == "rasa":  # applicable test cases run; the rest are listed
+            from ...engine.scenarios_rasa import scenarios_from_rasa_tests
+            rasa = scenarios_from_rasa_tests(compiled, self.request.rasa_tests)
+            scenarios = list(rasa.scenarios)
+        else:
+            scenarios = self.scenario_source(compiled, self.request)
+        if len(self.request.compare) > 1:
+            result = self._run_compared(compiled, list(scenarios))
+        elif isinstance(scenarios, list):  # all there already: one engine batch
             self.total = len(scenarios)
             self.stage.emit(f"Running {len(scenarios)} scenario(s)…")
             self.progress.emit(0, len(scenarios))
@@ -147,6 +162,8 @@ class BatchJob(QObject):
                                cancel=self.cancel)
         else:
             result = self._run_streamed(compiled, iter(scenarios))
+        if rasa is not None:
+            self._judge_rasa(rasa, result)
         all_ran = all(r.error != "cancelled" for r in result.results)
         if self.request.store_runs and (all_ran or not self.cancel.is_set()):
             self._store(result)
@@ -186,6 +203,39 @@ class BatchJob(QObject):
         rows = [r.metrics for r in results if r.metrics is not None and r.error is None]
         return BatchResult(results, summarize(rows), self.cancel.is_set())
 
+    def _run_compared(self, compiled, scenarios: list):
+        """Every agent of `compare` on the same scenarios, one after the other; the result holds
+        all their runs (the coverage of them all) and `comparison` each agent's metrics."""
+        from ...engine.batch import BatchResult, run_batch
+        agents = list(self.request.compare)
+        self.total = len(scenarios) * len(agents)
+        results: list = []
+        for number, agent in enumerate(agents):
+            if self.cancel.is_set():
+                break
+            self._agent, base = agent, number * len(scenarios)
+            self.stage.emit(f"Running {len(scenarios)} scenario(s) with {agent}…")
+            part = run_batch(compiled, scenarios, agent_for(self.request, agent),
+                             workers=self.request.workers, cancel=self.cancel,
+                             progress=lambda done, _total, r, base=base: self._on_progress(
+                                 base + done, self.total, r))
+            self.comparison[agent] = part.metrics
+            results.extend(part.results)
+        first = self.comparison.get(agents[0], {})
+        return BatchResult(results, first, self.cancel.is_set())
+
+    def _judge_rasa(self, rasa, result) -> None:
+        """Passed / failed / not applicable per test case, for each agent that ran them."""
+        from ...engine.scenarios_rasa import summary
+        rows: dict[str, list] = {}
+        for item in result.results:
+            agent = self.agent_of.get(id(item), self.request.agent)
+            if item.metrics:
+                rows.setdefault(agent, []).append(item.metrics)
+        for agent in self.request.compare if len(self.request.compare) > 1 \
+                else (self.request.agent,):
+            self.rasa_results[agent] = summary(rasa, rows.get(agent, []))
+
     def _generate(self, scenarios: Iterator, into: list, ended: threading.Event,
                   problems: list) -> None:
         try:
@@ -205,6 +255,7 @@ class BatchJob(QObject):
 
     def _on_progress(self, done: int, total: int, result) -> None:
         self.total = total
+        self.agent_of[id(result)] = self._agent  # before the GUI can see the result
         self.completed.append(result)  # list.append is atomic: the GUI polls this list
         now = time.monotonic()
         if done == total or now - self._last >= PROGRESS_INTERVAL:

@@ -14,6 +14,7 @@ import logging
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from ...core.subflows import SubflowError, expand_file
 from ...engine.render import EventRenderer
 from ...engine.session import SimulationSession, accepted_values, journey_choices
 from ..store_link import STORE_ERRORS
@@ -131,6 +132,10 @@ class SimulationDock(QWidget):
         index = self.choices_form.journey_box.currentIndex()
         kept = self.choices[index].journey if 0 <= index < len(self.choices) else None
         sop = self.session.sop
+        try:  # journeys of the SOP as it runs (sub-SOPs inlined)
+            sop = expand_file(sop, self.session.document.path)
+        except SubflowError:
+            pass  # the problems dock says why; the parent's own journeys are listed meanwhile
         count, self.choices = journey_choices(sop) if sop.start else (0, [])
         same = [n for n, c in enumerate(self.choices) if c.journey == kept]
         self.choices_form.set_journeys(count, self.choices, same[0] if same else -1)
@@ -158,7 +163,11 @@ class SimulationDock(QWidget):
         if not 0 <= index < len(self.choices):
             self.status.setText("This SOP has no journey to simulate.")
             return False
-        sop = self.session.sop.model_copy(deep=True)  # the worker gets its own copy
+        try:  # the worker gets its own copy, its sub-SOPs inlined as the CLI runs it
+            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+        except SubflowError as problem:
+            self.status.setText(f"Cannot run: {problem}")
+            return False
         journey, kind = self.choices[index].journey, self.choices_form.scenario_type()
         agent, profile = self.choices_form.agent(), self.current_profile()
         settings = profile.llm_settings if profile is not None else None
@@ -214,7 +223,7 @@ class SimulationDock(QWidget):
     # -- what the worker reports ----------------------------------------------------------------
     def _on_stepped(self, events: list, snapshot: dict) -> None:
         self.events.extend(events)
-        self.chat.add_events(events, EventRenderer.for_sop(self.session.sop))
+        self.chat.add_events(events, EventRenderer.for_sop(self.sop_for_run or self.session.sop))
         self._show_snapshot(snapshot)
 
     def _on_rewound(self, events: list, snapshot: dict) -> None:
@@ -226,7 +235,7 @@ class SimulationDock(QWidget):
         self.snapshot = snapshot
         self.prompt.show_prompt(snapshot.get("prompt") or "")
         self.memory.show_memory(snapshot.get("memory", []))
-        titles = EventRenderer.for_sop(self.session.sop).titles
+        titles = EventRenderer.for_sop(self.sop_for_run or self.session.sop).titles
         where = titles.get(snapshot.get("node"), snapshot.get("node"))
         outcome = f" — outcome {snapshot['outcome']}{snapshot.get('end_reason') or ''}" \
             if snapshot.get("outcome") else ""
@@ -264,14 +273,14 @@ class SimulationDock(QWidget):
 
     def _on_input_needed(self, variables: list, text: str) -> None:
         node_id = self.controller.worker.asking_node
-        accepted = {name: accepted_values(self.session.sop, node_id, name) for name in variables}
+        accepted = {name: accepted_values(self.sop_for_run or self.session.sop, node_id, name) for name in variables}
         self.input_row.ask(variables, text, accepted)
         self.status.setText("Waiting for your answer as the user…")
         self.waiting_for = "user"
         self.operator_needed.emit("user")
 
     def _on_tool_needed(self, tool: str, arguments: dict, result: dict) -> None:
-        spec = next((t for t in self.session.sop.tools if t.name == tool), None)
+        spec = next((t for t in (self.sop_for_run or self.session.sop).tools if t.name == tool), None)
         self.tool_editor.ask(tool, arguments, result, list(spec.errors) if spec else [])
         self.status.setText(f"Edit the result of {tool}, then Return it.")
         self.waiting_for = "tool"

@@ -15,6 +15,8 @@ from shiboken6 import isValid
 from PySide6.QtWidgets import (QFrame, QGraphicsItem, QGraphicsPathItem, QHBoxLayout, QLabel,
                                QVBoxLayout, QWidget)
 
+from ...core.subflows import SEPARATOR, owner_id
+
 CURRENT = QColor("#ff8c1a")
 PATH = QColor("#2f7ed8")
 FAILED = QColor("#d93025")
@@ -110,11 +112,11 @@ class SimOverlay:
     # -- public -------------------------------------------------------------------------------
     def show_run(self, snapshot: dict | None) -> None:
         """Mark the current node, the path taken so far and what failed (None clears)."""
-        self._run = snapshot
+        self._run = on_parent_run(snapshot) if snapshot else snapshot
         self.refresh()
 
     def set_coverage(self, coverage: dict | None) -> None:
-        self.coverage = coverage
+        self.coverage = on_parent_coverage(coverage) if coverage else coverage
         self.refresh()
 
     def set_coverage_visible(self, visible: bool) -> None:
@@ -192,6 +194,42 @@ class SimOverlay:
         halo.setData(0, edge_id)
         self.scene.addItem(halo)
         self.edge_marks[edge_id] = halo
+
+
+def parent_edge(edge_id: str) -> str | None:
+    """The parent's edge an expanded edge stands for: an exit copy `e@a/end` is `e`; an edge
+    inside a sub-SOP (`a/e`) has none on the parent canvas."""
+    base = edge_id.split("@", 1)[0]
+    return None if SEPARATOR in base else base
+
+
+def on_parent_run(run: dict) -> dict:
+    """A run snapshot of the expanded SOP in the parent's ids: child node `a/b` is node `a`."""
+    def nodes(ids):
+        return list(dict.fromkeys(owner_id(i) for i in ids))
+
+    def edges(ids):
+        return [e for e in dict.fromkeys(parent_edge(i) for i in ids) if e]
+    node = run.get("node")
+    return {**run, "node": owner_id(node) if node else node, "path": nodes(run.get("path", [])),
+            "edges": edges(run.get("edges", [])),
+            "failed_nodes": nodes(run.get("failed_nodes", [])),
+            "failed_edges": edges(run.get("failed_edges", []))}
+
+
+def on_parent_coverage(coverage: dict) -> dict:
+    """Coverage counts of the expanded SOP summed onto the parent's nodes and edges (a subflow
+    node counts the runs that entered it once each, by its most visited child node)."""
+    def fold(counts: dict, key) -> dict:
+        out: dict = {}
+        for item, count in counts.items():
+            target = key(item)
+            if target:
+                out[target] = max(out.get(target, 0), count)
+        return out
+    return {**coverage, "nodes": fold(coverage.get("nodes", {}), owner_id),
+            "edges": fold(coverage.get("edges", {}), parent_edge),
+            "failed_nodes": fold(coverage.get("failed_nodes", {}), owner_id)}
 
 
 class CoverageLegend(QFrame):
