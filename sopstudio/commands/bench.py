@@ -112,12 +112,12 @@ def metrics_table(metrics: dict) -> list[str]:
     """The overall and per-type metrics as aligned text rows (a heading first)."""
     rows = [("overall", metrics["overall"]), *metrics["by_type"].items()]
     width = max(len("type"), *(len(name) for name, _ in rows))
-    headings = [h for h, _ in COLUMNS] + ["runs", "unrealized"]
+    headings = [h for h, _ in COLUMNS] + ["runs", "unrealized", "warnings"]
     cells = [max(5, len(h)) for h in headings]
     lines = [" ".join([f"{'type':<{width}}"] + [f"{h:>{c}}" for h, c in zip(headings, cells)])]
     for name, m in rows:
         values = [_rate(m.get(key)) for _, key in COLUMNS]
-        values += [str(m.get("runs", 0)), str(m.get("unrealized", 0))]
+        values += [str(m.get(key, 0)) for key in ("runs", "unrealized", "warnings")]
         lines.append(" ".join([f"{name:<{width}}"] + [f"{v:>{c}}" for v, c in zip(values, cells)]))
     return lines
 

@@ -2,7 +2,8 @@
 
 Checks run in order: structure (ids, start, edges, reachability, cycles), expressions
 (`bad-condition`), tool and variable usage, dataflow (`undefined-variable`,
-`unobtainable-parameter`, see dataflow.py for the exact semantics) and branch coverage
+`unobtainable-parameter`, see dataflow.py for the exact semantics), parameter types
+(`type-mismatch`, types.py) and branch coverage
 (`missing-default`, `overlapping-conditions`). Errors come before warnings; within a severity,
 issues keep the order the checks found them in (document order).
 """
@@ -16,6 +17,7 @@ from .dataflow import check_dataflow
 from .expressions import MAX_EXPRESSION_LENGTH, check_expressions
 from .issue import CODES, ERROR, WARNING, Issue
 from .structure import check_counters, check_structure
+from .types import check_types
 from .usage import check_usage
 
 __all__ = ["validate", "Issue", "CODES", "ERROR", "WARNING", "MAX_EXPRESSION_LENGTH",
@@ -29,6 +31,7 @@ def validate(sop: SOP) -> list[Issue]:
     check_counters(ctx)
     check_usage(ctx)
     check_dataflow(ctx)
+    check_types(ctx)
     check_coverage(ctx)
     return sorted(ctx.issues, key=lambda issue: issue.severity != ERROR)
 

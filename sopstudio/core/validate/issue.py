@@ -33,6 +33,8 @@ CODES: dict[str, str] = {
     "unknown-parameter": WARNING,  # tool_args maps a parameter the tool does not declare
     # a node on a cycle assigns a name from itself (`n = n + 1`): the loop's exit is not provable
     "self-referencing-set": WARNING,
+    # a tool parameter fed by an output or variable declared with another type (types.py)
+    "type-mismatch": WARNING,
 }
 
 
