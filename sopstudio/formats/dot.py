@@ -43,7 +43,7 @@ def import_dot(text: str, source: str = "<paste>") -> ImportResult:
                           hints, failures, meta)
 
 
-_NODE_ATTRS = ("tools", "ask", "say", "max_attempts", "outcome")
+_NODE_ATTRS = ("tools", "ask", "say", "max_attempts", "outcome", "branching")
 
 
 # ---------------------------------------------------------------- export
@@ -80,7 +80,8 @@ def _node_attrs(node: Node) -> dict[str, str]:
     """The step's actions as custom attributes (Graphviz ignores them; our import reads them)."""
     attrs = {"tools": ",".join(node.tools), "ask": ",".join(node.ask), "say": node.say or "",
              "max_attempts": str(node.max_attempts or ""),
-             "outcome": node.outcome or "" if node.kind == "end" else ""}
+             "outcome": node.outcome or "" if node.kind == "end" else "",
+             "branching": "all" if node.branching == "all" else ""}
     return {k: v for k, v in attrs.items() if v}
 
 

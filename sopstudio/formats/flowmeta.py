@@ -41,6 +41,8 @@ def apply_node_meta(sop: SOP, meta: dict[str, dict[str, str]]) -> None:
         node.max_attempts = int(attempts) if small and int(attempts) > 0 else None
         if attrs.get("outcome") and node.kind == "end":
             node.outcome = attrs["outcome"]
+        if attrs.get("branching") == "all":  # only our export says "follow every branch"
+            node.branching = "all"
     known = {t.name for t in sop.tools}
     for name in dict.fromkeys(t for n in sop.nodes for t in n.tools):
         if name not in known:

@@ -16,8 +16,9 @@ import re
 from typing import Any
 
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from ..core.validate import validate
 from . import _expr
-from .base import FormatError, ImportResult, snake, SopIndex
+from .base import FormatError, ImportResult, SopIndex, outcome_name, snake
 from .jsonutil import dump_json, read_json
 
 _ONE_OF = re.compile(r"(?:one of|either)\s*:?\s*((?:'[^']*'(?:\s*,\s*|\s+or\s+|\s*$)?)+)",
@@ -59,7 +60,40 @@ def import_journeybench(text: str, source: str = "<paste>") -> ImportResult:
               title=str(data.get("title") or "Imported JourneyBench graph"),
               description=str(data.get("description") or ""), start=_start(nodes, edges),
               variables=variables, tools=list(tools.values()), nodes=nodes, edges=edges)
+    _ask_unobtainable(sop, notes)
     return ImportResult(sop, notes, "journeybench")
+
+
+def _ask_unobtainable(sop: SOP, notes: list[str]) -> None:
+    """An `extractVars` value that nothing earlier provides is asked in its node.
+
+    JourneyBench extracts a tool's variables from the conversation; a tool that also returns
+    the value (it records `incidentType` and echoes it back) is no source for its own input.
+    The dataflow check of validation says where that happens, on every path."""
+    nodes = {n.id: n for n in reversed(sop.nodes)}
+    declared = {v.name for v in sop.variables}
+    for issue in validate(sop):
+        node, name = nodes.get(issue.node or ""), issue.variable
+        if issue.code != "unobtainable-parameter" or node is None or not name:
+            continue
+        if name not in node.ask:
+            node.ask = [*node.ask, name]
+            notes.append(f"node '{node.id}': '{name}' is asked there (tool {issue.tool} needs it "
+                         "and nothing earlier provides it) — confirm")
+        if name not in declared:
+            declared.add(name)
+            sop.variables.append(_variable_like(sop, issue.tool or "", name))
+
+
+def _variable_like(sop: SOP, tool_name: str, name: str) -> Variable:
+    """A user variable typed and described as the tool's parameter of that name."""
+    tool = next((t for t in sop.tools if t.name == tool_name), None)
+    spec = ((tool.parameters.get("properties") or {}).get(name) if tool else None) or {}
+    kind = spec.get("type", "string")
+    kind = {"array": "list"}.get(kind, kind)
+    kind = kind if kind in ("string", "integer", "number", "boolean", "list", "object") \
+        else "string"
+    return Variable(name=name, type=kind, description=str(spec.get("description") or ""))
 
 
 def _check_node(raw: Any, index: int) -> dict:
@@ -225,7 +259,7 @@ def _mark_ends(nodes: list[Node], edges: list[Edge]) -> None:
     sources = {e.source for e in edges}
     for node in nodes:
         if node.id not in sources and node.kind == "task" and not node.tools:
-            node.kind, node.outcome = "end", snake(node.title, "done")
+            node.kind, node.outcome = "end", outcome_name(node.title)
 
 
 def _start(nodes: list[Node], edges: list[Edge]) -> str | None:
