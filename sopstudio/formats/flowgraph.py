@@ -15,7 +15,7 @@ import re
 
 from ..core.model import SOP, Edge, Node, Variable
 from .base import ImportResult, outcome_name, quote, snake, unique
-from .flowmeta import apply_node_meta, declare_condition_names, expression_hint
+from .flowmeta import apply_exact, apply_node_meta, declare_condition_names, expression_hint
 from .pseudo.words import name_from
 
 _YES = re.compile(r"^\s*(?:yes|y|true)\b", re.IGNORECASE)
@@ -26,10 +26,18 @@ FlowEdge = tuple[str, str, str]  # (source name, target name, label)
 def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
                    edges: list[FlowEdge], sop_id: str, title: str, fmt: str,
                    hints: dict[int, str | None] | None = None, failures: set[int] | None = None,
-                   node_meta: dict[str, dict[str, str]] | None = None) -> ImportResult:
+                   node_meta: dict[str, dict[str, str]] | None = None,
+                   exact: dict | None = None) -> ImportResult:
     """`hints`: edge index -> condition known from our export (None = unconditional);
-    `failures`: indexes of failure edges; `node_meta`: DOT attributes of our export."""
-    hints, failures = dict(hints or {}), failures or set()
+    `failures`: indexes of failure edges; `node_meta`: DOT attributes of our export;
+    `exact`: the exact data of our export (flowmeta): {"sop", "nodes", "edges": {index: ...}}."""
+    hints, failures = dict(hints or {}), set(failures or ())
+    exact_edges = (exact or {}).get("edges") or {}
+    for index, meta in exact_edges.items():
+        hints[index] = meta.get("when")
+        failures.discard(index)
+        if meta.get("on") == "failure":
+            failures.add(index)
     for index, edge in enumerate(edges):  # a label that is already a condition is kept
         hint = None if index in hints else expression_hint(edge[2])
         if hint is not None:
@@ -48,15 +56,20 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
         whens = {} if every or any(i in hints for i, _ in success) else \
             decision.conditions(nodes[name], success, name in diamonds)
         whens.update({i: hints[i] for i, _ in exits if i in hints})
-        sop_edges += [Edge(id=f"e{i + 1}", source=src, target=dst, label=label, when=whens.get(i),
-                           on="failure" if i in failures else "success")
+        sop_edges += [(i, Edge(id=str(exact_edges.get(i, {}).get("id") or f"e{i + 1}"),
+                               source=src, target=dst,
+                               label=str(exact_edges[i].get("label") or "") if i in exact_edges
+                               else label, when=whens.get(i),
+                               on="failure" if i in failures else "success"))
                       for i, (src, dst, label) in exits]
-    sop_edges.sort(key=lambda e: int(e.id[1:]))
+    sop_edges.sort(key=lambda pair: pair[0])
     sop = SOP(id=snake(sop_id or "flowchart").replace("_", "-"), title=title,
               start=_start(names, edges), variables=decision.variables,
               nodes=list(nodes.values()),
-              edges=sop_edges)
-    if node_meta:
+              edges=[edge for _, edge in sop_edges])
+    if exact:
+        apply_exact(sop, exact.get("sop") or {}, exact.get("nodes") or {})
+    elif node_meta:
         apply_node_meta(sop, node_meta)
     declare_condition_names(sop, notes)
     return ImportResult(sop, notes, fmt)
