@@ -43,8 +43,9 @@ def test_journeybench_extra_fields_and_tool_details():
     node = next(n for n in data["nodes"] if n["id"] == "check_user")
     assert node["maxAttempts"] == 3
     failure = [p for p in node["responsePathways"] if p.get("onFailure")]
-    assert failure == [{"conditions": [{"algebraicExpression": "error == 'invalid_id'"}],
-                        "nextNodeId": "check_user", "onFailure": True}]
+    assert failure == [{"conditions": [{"algebraicExpression": "{error} == 'invalid_id'"}],
+                        "nextNodeId": "check_user", "onFailure": True, "id": "e3",
+                        "label": "invalid seller id"}]
     assert node["tools"][0]["errors"] == ["api_error", "invalid_id"]
     again = import_text(json.dumps(data), "journeybench").sop
     ticket = again.tool("create_reactivation_ticket")

@@ -62,7 +62,8 @@ def sop_meta(sop: SOP) -> dict[str, Any]:
 
 def node_meta(node: Node) -> dict[str, Any]:
     """A node's fields except its id (the flowchart's node name)."""
-    return node.model_dump(mode="json", exclude=_NODE_SKIP, exclude_defaults=True)
+    data = node.model_dump(mode="json", exclude=_NODE_SKIP, exclude_defaults=True)
+    return {"title": node.title, **data}  # an empty title too: the drawing shows the id
 
 
 def edge_meta(edge: Any) -> dict[str, Any]:

@@ -209,6 +209,7 @@ class _Builder:
             node_id = unique(id_hint, self.ids)  # a marked id (our export) is kept whole
         else:
             node_id = unique((id_hint or words.name_from(text, "step"))[:40].strip("_"), self.ids)
+        text = re.sub(r"^step\s*:\s*", "", text, flags=re.IGNORECASE) or text  # our export's marker
         title = text[:1].upper() + text[1:]
         node = Node(id=node_id, title=title, kind=kind, instructions=text,
                     notes=self.orphans[:] if not self.nodes else [])
