@@ -46,7 +46,8 @@ def _labelled() -> object:
 def test_dot_shows_the_author_label_and_keeps_ids_and_variable_types():
     sop = _labelled()
     text = export_sop(sop, "dot")
-    edge = next(e for e in parse_dot(text).edges() if e.attr["id"] == "go-fast")
+    graph = parse_dot(text)  # kept alive: its edges' attributes live in the graph
+    edge = next(e for e in graph.edges() if e.attr["id"] == "go-fast")
     assert edge.attr["label"] == "Yes (speed excellent)" and edge.attr["tooltip"] == "speed > 100"
     again = import_text(text, "dot").sop
     assert [(e.id, e.label, e.when) for e in again.edges] == [
