@@ -3,7 +3,8 @@
 Checks run in order: structure (ids, start, edges, reachability, cycles), expressions
 (`bad-condition`), tool and variable usage, dataflow (`undefined-variable`,
 `unobtainable-parameter`, see dataflow.py for the exact semantics), parameter types
-(`type-mismatch`, types.py) and branch coverage
+(`type-mismatch`, types.py), journeys longer than the turn limit (`long-journey`, turns.py)
+and branch coverage
 (`missing-default`, `overlapping-conditions`). Errors come before warnings; within a severity,
 issues keep the order the checks found them in (document order).
 """
@@ -17,14 +18,16 @@ from .dataflow import check_dataflow
 from .expressions import MAX_EXPRESSION_LENGTH, check_expressions
 from .issue import CODES, ERROR, WARNING, Issue
 from .structure import check_counters, check_structure
+from .turns import DEFAULT_MAX_TURNS, check_turns
 from .types import check_types
 from .usage import check_usage
 
 __all__ = ["validate", "Issue", "CODES", "ERROR", "WARNING", "MAX_EXPRESSION_LENGTH",
-           "has_errors"]
+           "DEFAULT_MAX_TURNS", "has_errors"]
 
 
-def validate(sop: SOP) -> list[Issue]:
+def validate(sop: SOP, max_turns: int = DEFAULT_MAX_TURNS) -> list[Issue]:
+    """Every problem of `sop`; `max_turns` is the turn limit runs will have (`long-journey`)."""
     ctx = build_context(sop)
     check_structure(ctx)
     check_expressions(ctx)
@@ -32,6 +35,7 @@ def validate(sop: SOP) -> list[Issue]:
     check_usage(ctx)
     check_dataflow(ctx)
     check_types(ctx)
+    check_turns(ctx, max_turns)
     check_coverage(ctx)
     return sorted(ctx.issues, key=lambda issue: issue.severity != ERROR)
 

@@ -35,6 +35,8 @@ CODES: dict[str, str] = {
     "self-referencing-set": WARNING,
     # a tool parameter fed by an output or variable declared with another type (types.py)
     "type-mismatch": WARNING,
+    # a journey needs more conversation turns than a run is allowed (turns.py)
+    "long-journey": WARNING,
 }
 
 
