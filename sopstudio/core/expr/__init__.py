@@ -61,7 +61,7 @@ def literal_value(text: str) -> Any:
     """The value of a literal written in the language: ``'a'``, ``3.5``, ``None``,
     ``['LINE_INTERFERENCE', 'SIGNAL_FADE']`` (the Python-style lists of SOP-Bench CSV cells).
 
-    Read by our own parser (never ``ast.literal_eval``); anything that is not a literal (a name,
+    Read by our own parser (never Python's own literal evaluator); anything that is not a literal (a name,
     an operator, a call) raises ExprSyntaxError.
     """
     expr = parse(text)
