@@ -118,3 +118,19 @@ def test_pseudocode_keeps_a_literal_condition_and_invents_no_tool():
         ("a", "b", "true"), ("b", "c", "n > 3"), ("b", "d", "else")]
     assert again.tools == [] and again.node("b").title == sop.node("b").title
     assert JourneyGraph(again).count() == JourneyGraph(sop).count() == 2
+
+
+@pytest.mark.parametrize("fmt", ["dot", "mermaid"])
+def test_titles_and_labels_edited_in_another_editor_win_over_the_carried_data(fmt):
+    sop = _labelled()
+    drawn = {"dot": [('label="Speed test"', 'label="Measure the speed"'),
+                     ('label="Yes (speed excellent)"', 'label="Very fast"')],
+             "mermaid": [('{"Speed test"}', '{"Measure the speed"}'),
+                         ('|"Yes (speed excellent)"|', '|"Very fast"|')]}[fmt]
+    text = export_sop(sop, fmt)
+    for old, new in drawn:  # only the drawing changes, not the carried data
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    again = import_text(text, fmt).sop
+    assert again.node("a").title == "Measure the speed"
+    assert again.edges[0].label == "Very fast" and again.edges[0].when == "speed > 100"

@@ -15,7 +15,8 @@ import re
 
 from ..core.model import SOP, Edge, Node, Variable
 from .base import ImportResult, outcome_name, quote, snake, unique
-from .flowmeta import apply_exact, apply_node_meta, declare_condition_names, expression_hint
+from .flowmeta import (apply_exact, apply_node_meta, declare_condition_names, expression_hint,
+                       shown_label)
 from .pseudo.words import name_from
 
 _YES = re.compile(r"^\s*(?:yes|y|true)\b", re.IGNORECASE)
@@ -58,7 +59,7 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
         whens.update({i: hints[i] for i, _ in exits if i in hints})
         sop_edges += [(i, Edge(id=str(exact_edges.get(i, {}).get("id") or f"e{i + 1}"),
                                source=src, target=dst,
-                               label=str(exact_edges[i].get("label") or "") if i in exact_edges
+                               label=shown_label(label, exact_edges[i]) if i in exact_edges
                                else label, when=whens.get(i),
                                on="failure" if i in failures else "success"))
                       for i, (src, dst, label) in exits]

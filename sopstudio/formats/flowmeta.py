@@ -81,13 +81,28 @@ def apply_exact(sop: SOP, meta: dict[str, Any], nodes: dict[str, dict[str, Any]]
         sop.tools = [Tool.model_validate(t) for t in meta.get("tools") or []]
         if meta.get("start"):
             sop.start = str(meta["start"])
-        sop.nodes = [Node.model_validate({"title": n.title, **nodes[n.id], "id": n.id})
+        sop.nodes = [Node.model_validate({**nodes[n.id], "id": n.id,
+                                          "title": shown_title(n, nodes[n.id])})
                      if n.id in nodes else n for n in sop.nodes]
     except (ValidationError, TypeError) as error:
         raise FormatError(f"the SOP data our export wrote does not load ({error})") from None
     order = meta.get("order") if isinstance(meta.get("order"), dict) else {}
     sop.nodes = _ordered(sop.nodes, order.get("nodes"), lambda n: n.id)
     sop.edges = _ordered(sop.edges, order.get("edges"), lambda e: e.id)
+
+
+def shown_title(node: Node, meta: dict[str, Any]) -> str:
+    """The title drawn, unless it is what our export drew for the exported title (the id
+    stands in for an empty one): a title renamed in another editor wins over the data."""
+    exported = str(meta.get("title") or "")
+    return exported if node.title in (exported, node.id) else node.title
+
+
+def shown_label(drawn: str, meta: dict[str, Any]) -> str:
+    """The edge label: the exported one, unless the drawn text was edited elsewhere (our export
+    draws the label, or the condition when there is none)."""
+    label, when = str(meta.get("label") or ""), str(meta.get("when") or "")
+    return label if drawn in (label, when, "") else drawn
 
 
 def _ordered(items: list, ids: Any, key: Any) -> list:
