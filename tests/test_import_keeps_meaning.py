@@ -99,6 +99,9 @@ def test_plain_yes_no_stays_a_boolean():
     sop = import_text('digraph { q [shape=diamond]; q -> a [label="Yes"]; '
                       'q -> b [label="no"]; }', "dot").sop
     assert sorted(e.when for e in sop.out_edges("q")) == ["q == false", "q == true"]
+    yes_or_default = import_text('digraph { q [shape=diamond]; q -> a [label="Yes"]; q -> b; }',
+                                 "dot").sop
+    assert [e.when for e in yes_or_default.out_edges("q")] == ["q == true", "else"]
 
 
 def test_unlabelled_exits_are_a_question_and_a_run_ends_once():

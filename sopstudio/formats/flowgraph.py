@@ -99,7 +99,7 @@ class _Decision:
         default = len(unlabelled) == 1 and (len(labelled) >= 2 or (diamond and labelled))
         chosen = labelled if default else exits
         var = unique(name_from(node.title, "decision"), self.taken)
-        if not unlabelled and _is_yes_no([e[2] for _, e in labelled]):
+        if (default or not unlabelled) and _is_yes_no([e[2] for _, e in labelled]):
             whens = {i: f"{var} == {'true' if _YES.match(e[2]) else 'false'}" for i, e in labelled}
             self.variables.append(Variable(name=var, type="boolean", description=node.title))
             kind = "yes/no"
