@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..core.model import SOP, Edge, Knowledge, Node, Tool, ToolOutput, Variable
-from ..core.validate import validate
+from ..core.validate import dataflow_issues
 from . import _expr
 from .base import FormatError, ImportResult, SopIndex, outcome_name, snake
 from .jsonutil import dump_json, read_json
@@ -125,7 +125,7 @@ def _ask_unobtainable(sop: SOP, notes: list[str]) -> None:
     The dataflow check of validation says where that happens, on every path."""
     nodes = {n.id: n for n in reversed(sop.nodes)}
     declared = {v.name for v in sop.variables}
-    for issue in validate(sop):
+    for issue in dataflow_issues(sop):
         node, name = nodes.get(issue.node or ""), issue.variable
         if issue.code != "unobtainable-parameter" or node is None or not name:
             continue

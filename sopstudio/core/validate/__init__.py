@@ -23,7 +23,7 @@ from .types import check_types
 from .usage import check_usage
 
 __all__ = ["validate", "Issue", "CODES", "ERROR", "WARNING", "MAX_EXPRESSION_LENGTH",
-           "DEFAULT_MAX_TURNS", "has_errors"]
+           "DEFAULT_MAX_TURNS", "dataflow_issues", "has_errors"]
 
 
 def validate(sop: SOP, max_turns: int = DEFAULT_MAX_TURNS) -> list[Issue]:
@@ -38,6 +38,15 @@ def validate(sop: SOP, max_turns: int = DEFAULT_MAX_TURNS) -> list[Issue]:
     check_turns(ctx, max_turns)
     check_coverage(ctx)
     return sorted(ctx.issues, key=lambda issue: issue.severity != ERROR)
+
+
+def dataflow_issues(sop: SOP) -> list[Issue]:
+    """Only `undefined-variable` / `unobtainable-parameter` (and `bad-condition`): what an
+    importer asks to place questions, without the rest of validation."""
+    ctx = build_context(sop)
+    check_expressions(ctx)
+    check_dataflow(ctx)
+    return ctx.issues
 
 
 def has_errors(issues: list[Issue]) -> bool:
