@@ -27,6 +27,10 @@ test: setup
 bench: setup
 	@for f in bench/*_bench.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done
 
+# The real-model benchmark (not a test): its own venv with llama-cpp-python + SmolLM2-135M.
+bench-llm: setup
+	SOPSTUDIO_BENCH_LLM=1 $(BIN)/python bench/real_model_bench.py
+
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml

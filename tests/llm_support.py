@@ -59,11 +59,32 @@ def settings(server, **changes) -> LLMSettings:
     return LLMSettings(**values)
 
 
-def run(agent_class, server, seed=None, client=None, **changes):
-    """Run the refund SOP with `agent_class`; returns (trace, tools, agent)."""
+def run(agent_class, server, seed=None, client=None, guidance="off", **changes):
+    """Run the refund SOP with `agent_class` (DPA guidance off unless asked: these tests script
+    the model's every reply and look at the full function list); returns (trace, tools, agent)."""
     cs = CompiledSop(refund_sop())
-    agent = agent_class(cs, client=client or LLMClient(settings(server, **changes)))
+    agent = agent_class(cs, client=client or LLMClient(settings(server, **changes)),
+                        guidance=guidance)
     user = ScriptedUser(seed if seed is not None else {"order_id": "ORD-123"})
     tools = MockTools(cs.tools, RESPONSES)
     orchestrator = Orchestrator(cs, agent, user, tools, checks=agent.checks)
     return orchestrator.run(), tools, agent
+
+
+def oracle_step(orchestrator, names=None):
+    """What a model that follows the SOP exactly would answer now: the scripted oracle's next
+    action at the orchestrator's current context, as a chat-completions step of the fake server
+    (for a FakeLLMServer `handler`; the orchestrator waits on the HTTP call meanwhile)."""
+    from fake_llm_server import reply, tool
+    from sopstudio.engine.agents.scripted import ScriptedAgent
+    action = ScriptedAgent(orchestrator.compiled).next_action(orchestrator.context())
+    if action.kind == "say":
+        return reply(action.text)
+    if action.kind == "ask":
+        return tool("ask_user", {"question": action.text, "variables": action.variables})
+    if action.kind == "call":
+        name = names.model_name(action.tool) if names else action.tool
+        return tool(name, action.arguments)
+    if action.kind == "finish":
+        return tool("finish_step", {})
+    return tool("stop_conversation", {"reason": "blocked", "message": action.text or "Sorry."})

@@ -17,7 +17,7 @@ from sopstudio.formats import export_sop
 from helpers import LISTING_RESPONSES, LISTING_SEED, RecordingModel
 
 
-def test_spa_system_prompt_starts_with_the_exported_prompt():
+def test_spa_system_prompt_is_the_exported_prompt_with_its_placeholder_filled():
     sop = listing_blocked()
     client = RecordingModel(["Hello."])
     agent = SpaAgent(client=client)
@@ -25,9 +25,9 @@ def test_spa_system_prompt_starts_with_the_exported_prompt():
     orch.run()
     system = client.requests[0][0]["content"]
     exported = export_sop(sop, "spa-prompt").rstrip("\n")
-    assert system.startswith(exported)
-    assert "finish_conversation" in system[len(exported):]
-    assert "finish_conversation" not in exported  # the control paragraph is the agent's own
+    # one prompt: the export is the agent's template, its placeholder filled at run time
+    assert system == exported.replace("{known_information}", "(nothing yet)")
+    assert "finish_conversation" in exported
 
 
 def test_llm_user_quit_token_ends_the_run_stopped():

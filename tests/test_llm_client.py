@@ -8,7 +8,7 @@ from fake_llm_server import FakeLLMServer, garbage, reply, slow, status, tool
 from llm_support import refund_sop, settings
 from sopstudio.engine.agents.base import AgentContext, call, finish
 from sopstudio.engine.compiled import CompiledSop
-from sopstudio.engine.guardrails import GUARDRAILS, check_grounded, check_schema
+from sopstudio.engine.agents.guardrails import GUARDRAILS, check_grounded, check_schema
 from sopstudio.engine.llm_client import (LLMClient, LLMError, LLMSettings, ModelUnreachable,
                                          RecordedLLM, check_base_url)
 from sopstudio.engine.schema_check import object_errors, schema_errors

@@ -105,7 +105,7 @@ def test_cli_simulate_with_dpa_reaches_the_server(tmp_path, capsys):
     stop = tool("stop_conversation", {"reason": "user_request", "message": "Goodbye."})
     with FakeLLMServer([stop]) as server:
         code = main(["simulate", str(path), "--agent", "dpa", "--model", "fake-model",
-                     "--base-url", server.url, "--json"])
+                     "--base-url", server.url, "--guidance", "off", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["outcome"] == "stopped" and out["meta"]["agent"] == "dpa"
     assert [t["function"]["name"] for t in server.requests[0]["tools"]][0] == "lookup_order"

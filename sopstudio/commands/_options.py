@@ -10,6 +10,10 @@ from datetime import datetime, timezone
 
 from ._store import add_db_argument, open_from_args
 
+from ..engine.guidance import MODES as GUIDANCE_CHOICES
+
+DEFAULT_MAX_TURNS = 40  # JourneyBench's turn limit (the orchestrator's default)
+
 
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
@@ -35,12 +39,30 @@ def add_model_arguments(parser) -> None:
     parser.add_argument("--model", help="model name for dpa/spa")
     parser.add_argument("--base-url", dest="base_url", type=http_url,
                         help="OpenAI-compatible endpoint (http:// or https://)")
+    parser.add_argument("--guidance", choices=GUIDANCE_CHOICES, default="auto",
+                        help="dpa: offer only the functions legal now and name one in "
+                             "tool_choice when exactly one is legal (auto, default), always "
+                             "(strict), or offer all and name none (off)")
+    parser.add_argument("--context-tokens", dest="context_tokens", type=positive_int,
+                        help="the model's context size: a prompt estimated larger is refused "
+                             "before it is sent")
+
+
+def add_turn_limit(parser) -> None:
+    parser.add_argument("--max-turns", dest="max_turns", type=positive_int,
+                        default=DEFAULT_MAX_TURNS,
+                        help=f"stop a run after N messages (default {DEFAULT_MAX_TURNS})")
 
 
 def agent_options(args) -> dict:
     if args.agent == "scripted":
         return {}
-    return {k: v for k, v in (("model", args.model), ("base_url", args.base_url)) if v}
+    pairs = (("model", args.model), ("base_url", args.base_url),
+             ("context_tokens", getattr(args, "context_tokens", None)))
+    options = {k: v for k, v in pairs if v}
+    if args.agent == "dpa":
+        options["guidance"] = getattr(args, "guidance", None) or "auto"
+    return options
 
 
 def add_store_arguments(parser) -> None:

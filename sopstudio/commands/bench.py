@@ -25,8 +25,9 @@ from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import csv_columns, load_mapping, propose_mapping, read_rows
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
-from ._options import (add_model_arguments, add_store_arguments, agent_options,
-                       now, open_store_unless, positive_int, run_settings, warn_if_invalid)
+from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
+                       agent_options, now, open_store_unless, positive_int, run_settings,
+                       warn_if_invalid)
 
 NAME = "bench"
 HELP = "batch-run generated scenarios with an agent and print the metrics"
@@ -59,6 +60,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--agent", default="scripted", choices=AGENT_KINDS,
                         help="scripted (default), dpa or spa")
     add_model_arguments(parser)
+    add_turn_limit(parser)
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
     parser.add_argument("--csv", help="run a SOP-Bench style CSV test set (one scenario per row) "
                                       "instead of generated scenarios; needs --mapping")
@@ -88,7 +90,7 @@ def run(args) -> int:
     with open_store_unless(args) as store:
         started = now()
         result = run_batch(cs, scenarios, lambda c: make_agent(args.agent, c, **options),
-                           workers=args.workers)
+                           workers=args.workers, max_turns=args.max_turns)
         run_ids = _store_batch(store, args, sop, result, started)
     data = _report(cs, scenarios, result, run_ids)
     if args.csv:
@@ -188,5 +190,6 @@ def _store_batch(store, args, sop, result, started) -> list[int]:
         return []
     from ..store.traces import save_batch
     return save_batch(store, sop, result, args.agent, model=args.model,
-                      settings=run_settings(args, workers=args.workers),
+                      settings=run_settings(args, workers=args.workers,
+                                            max_turns=args.max_turns),
                       started=started, finished=now())

@@ -16,8 +16,8 @@ from ..engine.render import EventRenderer
 from ..engine.scenarios import SCENARIO_TYPES
 from ..engine.session import SimulationSession, agent_factory, nth_journey, scenario_for
 from ._common import load_or_exit, print_json
-from ._options import (add_model_arguments, add_store_arguments, agent_options, now,
-                    open_store_unless, run_settings, warn_if_invalid)
+from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
+                       agent_options, now, open_store_unless, run_settings, warn_if_invalid)
 
 NAME = "simulate"
 HELP = "simulate one journey and scenario with an agent and print the trace"
@@ -33,6 +33,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--allow-live", action="store_true",
                         help="tools marked live call their real endpoint (default: mocked)")
     add_model_arguments(parser)
+    add_turn_limit(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
 
@@ -74,7 +75,8 @@ def _run_and_store(store, args, cs, scenario):
     started = now()
     session = SimulationSession(cs, scenario, agent_factory(args.agent, cs,
                                                             options=agent_options(args)),
-                                seed=args.seed, allow_live=args.allow_live)
+                                seed=args.seed, allow_live=args.allow_live,
+                                max_turns=args.max_turns)
     try:
         trace = session.run()
     except Exception as error:
@@ -96,7 +98,8 @@ def _store_run(store, args, sop, scenario, trace, started, **extra) -> int | Non
     if store is None:
         return None
     from ..store.traces import save_trace
-    settings = run_settings(args, journey=args.journey, scenario=args.scenario, seed=args.seed)
+    settings = run_settings(args, journey=args.journey, scenario=args.scenario, seed=args.seed,
+                            max_turns=args.max_turns)
     return save_trace(store, sop, scenario, trace, agent=args.agent, model=args.model,
                       settings=settings, started=started, finished=now(), **extra)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .agents.base import AgentContext
 from .compiled import CompiledSop, choose_success, guard_holds, run_sets
-from .guardrails import Evidence
+from .agents.guardrails import Evidence
 from .schema_check import object_errors
 from .trace import Trace
 

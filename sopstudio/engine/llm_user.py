@@ -2,7 +2,8 @@
 
 The model plays the customer: the agent's messages are sent to it as `user` messages and its own
 earlier replies as `assistant` messages. It only knows the seed values (minus what the scenario
-withholds). Its reply is free text; for the metrics, a `UserTurn` also lists the asked values the
+withholds). It answers asks and plain agent messages alike (turn-taking as in a chat). Its
+reply is free text; for the metrics, a `UserTurn` also lists the asked values the
 text verifiably contains (`values`) and the asked names the user does not have (`missing`).
 A "<quit>" reply (Appendix F) is kept as text and ends the run (the orchestrator
 checks `users.is_quit`: outcome stopped, end text "user-quit"). Transport failures raise `LLMError`.
@@ -78,8 +79,10 @@ class LLMUser:
         return UserTurn(text, values=self._found(list(self.info), text))
 
     def reply(self, variables: list[str], text: str | None, ctx: Any) -> UserTurn:
+        """Answers in persona; to a plain agent message (no variables) any seed value the
+        reply verifiably holds counts as given."""
         said = self._ask(self._messages(getattr(ctx, "transcript", [])))
-        return UserTurn(said, values=self._found(variables, said),
+        return UserTurn(said, values=self._found(variables or list(self.info), said),
                         missing=[v for v in variables if v not in self.info])
 
     def _messages(self, transcript: list[dict]) -> list[dict]:

@@ -22,6 +22,13 @@ instead: at most 3 x (number of SOP tools) + 10 tool calls (`static_tool_cap`); 
 ends the run the same way (code tool-call-cap). Tool calls are not turns (JourneyBench counts
 messages), so the turn limit is unchanged; these bounds replace `max_events` as the real stop.
 A user reply holding the "<quit>" token (users.QUIT) ends the run: outcome stopped, end text user-quit.
+Turn-taking as in a chat: a `say` with `handover` (a chat model's plain-text reply) is answered
+by the user before the agent acts again. An agent that sends the same message (say or ask) three
+times in a row (only user replies, guardrail and note events between) is stopped: the third is
+recorded but not answered, a note says why, outcome stopped, code repeated-message (never left
+to the turn limit). An AgentError whose code is fatal (agents.base.FATAL_CODES: the
+prompt cannot fit the model's context) ends the run at once (grace message, technical-issue).
+For a non-static agent, `context()` carries `needs` (guidance.py): what the node still needs.
 Deterministic for a given agent, user, response table and seed.
 """
 
@@ -35,6 +42,7 @@ from typing import Any, Callable
 from ..core.expr import ExprError, parse
 from .agents.base import ACTION_KINDS, Action, AgentContext, AgentError, Check
 from .compiled import CompiledSop
+from .guidance import node_needs
 from .knowledge import NO_ANSWER, find_answer
 from .orchestrator_actions import NodeActions
 from .recording import RecordedInputs
@@ -45,8 +53,19 @@ from .users import UserTurn
 GRACE_MESSAGE = ("I'm sorry, I'm facing a technical issue and cannot complete your request "
                  "right now. Please try again later.")
 TURN_EVENTS = frozenset(("say", "ask", "user"))
+REPEAT_LIMIT, REPEATED = 3, "repeated-message"
 STATIC_CAP_PER_TOOL, STATIC_CAP_EXTRA = 3, 10
 UserOverride = Callable[[list, "str | None"], "UserTurn | str | None"]
+
+
+def _squash(text: str | None) -> str:
+    return " ".join((text or "").lower().split())
+
+
+def _message_text(action: Action) -> str:
+    """The message an action sends (an ask without text says what it asks for)."""
+    return action.text or ("Please provide: " + ", ".join(action.variables or [])
+                           if action.kind == "ask" else "")
 
 
 def static_tool_cap(sop) -> int:
@@ -150,7 +169,12 @@ class Orchestrator(NodeActions):
             action = self._next_action(ctx)
         except AgentError as error:
             self._reject(error.code, str(error), None)
+            if error.fatal and not self.done:
+                self._grace(error.code, str(error))
             return
+        first = len(self.trace.events)
+        if getattr(action, "note", None):
+            self._emit("note", node=self.node_id, text=action.note)
         problem = self._validate(action, ctx)
         if problem is not None:
             self._reject(problem[0], problem[1], action)
@@ -158,7 +182,11 @@ class Orchestrator(NodeActions):
         self.rejections = 0
         self.reflections.clear()
         first = len(self.trace.events)
-        self.handlers[action.kind](action)
+        if self._repeats_itself(action):
+            self._stop_repeating(action)
+        else:
+            self.handlers[action.kind](action)
+            self._hand_over(action)
         if len(self.trace.events) > first:  # the action is kept on its first event, for replay
             self.trace.events[first].action = action.to_dict()
 
@@ -172,7 +200,7 @@ class Orchestrator(NodeActions):
         nid = self.node_id
         last_user = next((e for e in reversed(self.visit) if e.type == "user"), None)
         last_result = next((e for e in reversed(self.visit) if e.type == "tool_result"), None)
-        return AgentContext(
+        ctx = AgentContext(
             sop=self.sop, node=self.node, instructions=self.compiled.nodes[nid].instructions,
             tools=list(self.compiled.tools.values()) if self.static
             else self.compiled.nodes[nid].allowed,
@@ -180,6 +208,39 @@ class Orchestrator(NodeActions):
             visit=self.visit, reflections=self.reflections, rng=self.rng,
             visit_number=self.visits.get(nid, 1), last_user=last_user, last_result=last_result,
             knowledge=self._knowledge, evaluate=self._evaluate)
+        if not self.static:
+            ctx.needs = node_needs(self.compiled, ctx)
+        return ctx
+
+    # -- turn-taking ------------------------------------------------------------------------
+    def _hand_over(self, action: Action) -> None:
+        """A chat agent's plain-text message hands the turn to the user (DESIGN §6)."""
+        if action.kind == "say" and action.handover and not self.done:
+            turn, operator = self._reply([], action.text or "")
+            self._user_event(turn, operator)
+
+    def _repeats_itself(self, action: Action) -> bool:
+        """This message is the third same one in a row (user replies between do not count)."""
+        if action.kind not in ("say", "ask"):
+            return False
+        text, same = _squash(_message_text(action)), 1
+        for event in reversed(self.trace.events):
+            if event.type in ("user", "guardrail", "note"):
+                continue
+            if event.type not in ("say", "ask") or _squash(event.text) != text:
+                return False
+            same += 1
+            if same >= REPEAT_LIMIT:
+                return True
+        return False
+
+    def _stop_repeating(self, action: Action) -> None:
+        text = _message_text(action)
+        self._emit(action.kind, node=self.node_id, text=text, variables=action.variables)
+        self.transcript.append({"role": "agent", "text": text})
+        self._emit("note", node=self.node_id, text=f"The agent sent the same message "
+                   f"{REPEAT_LIMIT} times in a row; the run is stopped.")
+        self._end("stopped", text="the agent repeated itself", code=REPEATED)
 
     def _knowledge(self, question: str) -> str:
         return find_answer(self.sop.knowledge, question) or NO_ANSWER

@@ -136,8 +136,9 @@ class SimulationSession:
 
     def __init__(self, compiled: CompiledSop, scenario: Scenario | None,
                  agent_factory: AgentFactory, seed: int = 0, recorded: Trace | None = None,
-                 allow_live: bool = False):
+                 allow_live: bool = False, max_turns: int = 40):
         self.compiled, self.scenario, self.seed = compiled, scenario, seed
+        self.max_turns = max_turns
         self.recorded = recorded  # a stored trace: this session replays it
         self.allow_live = allow_live
         self.script = OperatorScript()
@@ -174,7 +175,7 @@ class SimulationSession:
         return orchestrator_for(self.compiled, self.scenario, agent, seed=self.seed,
                                 checks=list(checks) if checks else None,
                                 allow_live=self.allow_live, override=self._tool_override,
-                                user_override=self._user_override)
+                                user_override=self._user_override, max_turns=self.max_turns)
 
     def _user_override(self, variables: list, text: str | None) -> UserTurn | None:
         self._asks += 1

@@ -5,6 +5,12 @@ which may return None). A reply is a `UserTurn`: free text plus, for scripted us
 structured `values` given and the `missing` (withheld) names; `question` marks a knowledge question
 (Agent-S Table 6). An LLM user (llm_user.py) returns text only and lets the agent extract values.
 A reply containing the `QUIT` token ends the run (outcome stopped, see the orchestrator).
+
+A chat agent's plain-text message also gets a reply (turn-taking as in a chat): it reaches
+`reply` with no variables. The scripted user then works out what the text asks for
+(`asked_names`: a request naming a variable by name, spoken name or description, else the values
+the current node still asks for when the text is a question) and answers those from its seed
+like an ask; a text that asks for nothing gets a short neutral reply (`NEUTRAL_REPLY`).
 """
 
 from __future__ import annotations
@@ -13,6 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 QUIT = "<quit>"  # JourneyBench Appendix F: the user ends the conversation (any user, any time)
+NEUTRAL_REPLY = "Okay, please go on."
+# Words that make a message a request even without a question mark ("Please share your id.")
+REQUEST_WORDS = ("please", "provide", "share", "tell me", "give me", "send me", "need your",
+                 "enter", "confirm")
 
 
 def is_quit(text: str | None) -> bool:
@@ -66,6 +76,10 @@ class ScriptedUser:
         return UserTurn(self.opening_text) if self.opening_text else None
 
     def reply(self, variables: list[str], text: str | None, ctx: Any) -> UserTurn:
+        if not variables:  # a plain message, or an ask that names nothing: read the text
+            variables = asked_names(text, ctx, [*self.seed, *self.withheld])
+            if not variables:
+                return UserTurn(NEUTRAL_REPLY)
         if self.question and not self._asked_question and (
                 self.question_at is None or self.question_at in variables):
             self._asked_question = True
@@ -76,6 +90,30 @@ class ScriptedUser:
                             missing=missing)
         values = {v: self.seed[v] for v in variables}
         return UserTurn(answer_text(values), values=values)
+
+
+def asked_names(text: str | None, ctx: Any, held: list[str]) -> list[str]:
+    """The variables a free-text agent message asks for: named (as written, spoken, or by the
+    variable's description) in a request, else, for a question, what the node still asks."""
+    lowered = " ".join((text or "").lower().split())
+    if not ("?" in lowered or any(word in lowered for word in REQUEST_WORDS)):
+        return []
+    sop = getattr(ctx, "sop", None)
+    described = {v.name: v.description for v in getattr(sop, "variables", None) or []}
+    names = list(dict.fromkeys([*described, *held]))
+    found = [n for n in names if _mentions(lowered, n, described.get(n))]
+    if found:
+        return found
+    node = getattr(ctx, "node", None)
+    known = getattr(ctx, "variables", None) or {}
+    return [n for n in getattr(node, "ask", None) or [] if n not in known] if "?" in lowered else []
+
+
+def _mentions(lowered: str, name: str, description: str | None) -> bool:
+    phrases = {name.lower(), spoken_name(name).lower()}
+    if description:
+        phrases.add(description.lower().strip().rstrip(".?!"))
+    return any(p and p in lowered for p in phrases)
 
 
 def spoken_name(name: str) -> str:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..core.errors import SopStudioError
-from ..core.model import SOP, Edge, Node, Tool
+from ..core.model import SOP
 
 
 class FormatError(SopStudioError):
@@ -31,31 +31,6 @@ class ImportResult:
     sop: SOP
     notes: list[str] = field(default_factory=list)
     format: str = ""
-
-
-class SopIndex:
-    """Lookups over an SOP built once, for exporters: `SOP.node`, `SOP.tool`, `SOP.out_edges`
-    and `SOP.in_edges` scan every item, which made exports of 100k-node SOPs quadratic.
-    The first item of a duplicated id wins, as in those scans."""
-
-    def __init__(self, sop: SOP):
-        self.nodes: dict[str, Node] = {}
-        self.tools: dict[str, Tool] = {}
-        self.out: dict[str, list[Edge]] = {}
-        self.into: dict[str, list[Edge]] = {}
-        for node in sop.nodes:
-            self.nodes.setdefault(node.id, node)
-        for tool in sop.tools:
-            self.tools.setdefault(tool.name, tool)
-        for edge in sop.edges:
-            self.out.setdefault(edge.source, []).append(edge)
-            self.into.setdefault(edge.target, []).append(edge)
-
-    def out_edges(self, node_id: str) -> list[Edge]:
-        return self.out.get(node_id, [])
-
-    def in_edges(self, node_id: str) -> list[Edge]:
-        return self.into.get(node_id, [])
 
 
 _NON_WORD = re.compile(r"[^0-9a-zA-Z]+")

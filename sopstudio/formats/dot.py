@@ -15,7 +15,8 @@ import re
 
 from ..core.inputs import strip_bom
 from ..core.model import SOP, Node
-from .base import ImportResult, SopIndex
+from ..core.index import SopIndex
+from .base import ImportResult
 from .flowgraph import build_flow_sop
 from .flowmeta import decode, edge_meta, encode, node_meta, sop_meta
 from .graphviz_io import _pgv, parse_dot

@@ -24,7 +24,8 @@ from pydantic import ValidationError
 from ..core.model import SOP, Edge, Knowledge, Node, Tool, ToolOutput, Variable
 from ..core.validate import dataflow_issues
 from . import _expr
-from .base import FormatError, ImportResult, SopIndex, outcome_name, snake
+from ..core.index import SopIndex
+from .base import FormatError, ImportResult, outcome_name, snake
 from .jsonutil import dump_json, read_json
 
 _ONE_OF = re.compile(r"(?:one of|either)\s*:?\s*((?:'[^']*'(?:\s*,\s*|\s+or\s+|\s*$)?)+)",

@@ -15,7 +15,8 @@ import re
 
 from ..core.inputs import strip_bom
 from ..core.model import SOP
-from .base import FormatError, ImportResult, SopIndex
+from ..core.index import SopIndex
+from .base import FormatError, ImportResult
 from .dot import is_decision
 from .flowgraph import build_flow_sop
 from .flowmeta import decode, edge_meta, encode, node_meta, sop_meta

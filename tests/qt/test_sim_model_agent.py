@@ -49,7 +49,7 @@ def test_dpa_runs_a_journey_against_a_local_server(qtbot, make_dock):
     calls = [e["tool"] for e in dock.events if e["type"] == "tool_call"]
     assert calls == ["check_user_status", "check_listing_status"]  # the refused call never ran
     assert any(line.startswith("Guardrail [tool-not-in-node]") for line in dock.chat_lines)
-    # DPA offers only the current node's tools (plus its control functions)
-    first_tools = {t["function"]["name"] for t in requests[0]["tools"]}
-    assert "check_user_status" in first_tools and "check_listing_status" not in first_tools
+    # DPA offers only the current node's tools (guided by default: the one legal now)
+    offered = {t["function"]["name"] for t in requests[2]["tools"]}
+    assert "check_user_status" in offered and "check_listing_status" not in offered
     assert len(requests) == 10

@@ -7,7 +7,10 @@ Protocol, one call per agent decision:
     # records events and execution memory, then asks again, until the agent returns FINISH.
 
 Actions (`Action.kind`):
-- ``say``     text to the user (``knowledge`` = the user question it answers, if any);
+- ``say``     text to the user (``knowledge`` = the user question it answers, if any); with
+              ``handover`` (a chat model's plain-text reply) the turn passes to the user, who
+              answers as in a chat; without it (the scripted oracle announcing the node's
+              ``say``) the agent goes on;
 - ``ask``     ask the user for ``variables`` (text optional); the simulated user replies at once
               and the reply is visible in ``ctx.last_user`` and ``ctx.transcript``;
 - ``call``    call ``tool`` with ``arguments``; the result is in ``ctx.last_result`` and memory;
@@ -25,7 +28,10 @@ node — never executed otherwise; unknown kinds are malformed) and then every f
 rejection: a message string (code "guardrail") or a ``(code, message)`` tuple). A rejection records a ``guardrail``
 event, appends the message to ``ctx.reflections`` for the agent's next call, and after
 ``max_rejections`` (2) consecutive retries the run ends gracefully with outcome technical-issue.
-An agent may raise ``AgentError`` (timeout, unusable model output): it counts as a rejection.
+An agent may raise ``AgentError`` (timeout, unusable model output): it counts as a rejection;
+one whose code is in ``FATAL_CODES`` (a prompt that cannot fit the model's context) ends the run at
+once with the grace message, since asking again cannot help. ``Action.note`` is a remark for the
+trace (e.g. guidance degraded), emitted as a ``note`` event before the action.
 An unreachable model (``llm_client.ModelUnreachable``) is not an AgentError: it ends the run.
 
 Agents with ``static = True`` (SPA) are not confined to a node: every SOP tool is offered and
@@ -44,6 +50,7 @@ from ...core.model import SOP, Node, Tool
 from ..trace import Event, MemoryEntry
 
 ACTION_KINDS = ("say", "ask", "call", "finish", "halt")
+FATAL_CODES = frozenset({"context-too-long"})  # retrying the same prompt cannot help
 
 
 class AgentError(SopStudioError):
@@ -53,6 +60,10 @@ class AgentError(SopStudioError):
         super().__init__(message)
         self.code = code
         self.raw = raw
+
+    @property
+    def fatal(self) -> bool:
+        return self.code in FATAL_CODES
 
 
 @dataclass
@@ -66,6 +77,8 @@ class Action:
     reason: str | None = None
     knowledge: str | None = None
     end_node: str | None = None
+    handover: bool | None = None  # a say that hands the turn to the user (chat agents)
+    note: str | None = None       # a remark for the trace, emitted before the action
     raw: Any = None  # the model output it came from (kept in the trace for replay/debugging)
 
     def to_dict(self) -> dict:
@@ -119,6 +132,7 @@ class AgentContext:
     knowledge: Callable[[str], str | None] = lambda q: None
     evaluate: Callable[[Any], Any] = lambda expr: None
     extra: dict = field(default_factory=dict)
+    needs: Any = None  # guidance.Needs: what the node still needs (None for a static agent)
 
     def tool_schemas(self) -> list[dict]:
         """OpenAI function-tool form of the allowed tools."""

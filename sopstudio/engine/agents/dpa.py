@@ -11,33 +11,38 @@ far, and as function tools only the current node's tools plus three control func
 - ``stop_conversation(reason, message)`` halt: "blocked" when required information cannot be
                                       obtained (JourneyBench Appendix G), else "user_request".
 
-A plain-text reply is a message to the user (``say``). Guardrail reflections arrive as messages
-(see llm_common.conversation). `DpaAgent.checks` lists the guardrails the orchestrator must
-install (`Orchestrator(..., checks=agent.checks)`).
+A plain-text reply is a message to the user (``say``) and hands the turn to the user. Guardrail
+reflections arrive as messages (see llm_common.conversation). `DpaAgent.checks` lists the
+guardrails the orchestrator must install (`Orchestrator(..., checks=agent.checks)`).
+
+The system prompt is `engine.prompts.dpa_prompt` rendered with the known values: the template
+that `export --to dpa-prompts` writes.
+
+Guidance (`guidance="auto" | "strict" | "off"`, default from the client's settings, else auto):
+the orchestrator's `ctx.needs` (engine/guidance.py) says which moves are legal now; only those
+functions are offered (a message turn offers none: the model writes text). `auto` names the
+function in `tool_choice` when exactly one is legal, `strict` always names the expected one,
+`off` offers every function and names none. The model still writes every argument and message.
+A server that refuses named choice is handled by llm_client (remembered per endpoint); the first
+time that happens in a run the action carries a note for the trace.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..guardrails import GUARDRAILS
+from .guardrails import GUARDRAILS
+from ..schema_check import schema_errors
+from ..guidance import ASK as NEED_ASK, CALL, FINISH as NEED_FINISH, HALT, MODES, SAY, Needs
+from ..prompts import dpa_prompt, render
 from .base import Action, AgentContext, finish, halt
 from .llm_common import (FunctionNames, ask_model, ask_values, build_client, conversation,
-                         function_tool, known_values, reply_action, tool_functions)
+                         function_tool, reply_action, tool_functions)
 
 ASK, FINISH, STOP = "ask_user", "finish_step", "stop_conversation"
 CONTROLS = (ASK, FINISH, STOP)
+MOVE_FUNCTIONS = {NEED_ASK: ASK, NEED_FINISH: FINISH, HALT: STOP}
 TYPES = {"list": "array"}
-
-RULES = """How to act (exactly one action per reply):
-- To tell the user something, reply with plain text.
-- To ask the user for information, call ask_user.
-- To use a tool, call it with values the user gave or that are known. Never invent or guess
-  a value; ask for it.
-- If required information cannot be obtained (the user does not have it) or a tool failed and
-  you cannot continue, call stop_conversation with reason "blocked" and tell the user why.
-- When the work of this step is done, call finish_step with the values you learned from the
-  conversation. You do not choose the next step: the system does."""
 
 
 class DpaAgent:
@@ -46,25 +51,92 @@ class DpaAgent:
     checks = GUARDRAILS  # what the orchestrator must enforce before executing an action
 
     def __init__(self, compiled: Any = None, client: Any = None, settings: Any = None,
-                 **options):
+                 guidance: str | None = None, **options):
         # client: LLMClient or RecordedLLM (replay), anything with complete(messages, tools)
         self.compiled = compiled
-        self.client = build_client(client, settings, **options)
+        self.client = build_client(client, settings, guidance=guidance, **options)
+        chosen = guidance or getattr(getattr(self.client, "settings", None), "guidance", None)
+        if chosen not in MODES:
+            chosen = "auto"
+        self.guidance = chosen
+        self._degraded_noted = False
 
     def next_action(self, ctx: AgentContext) -> Action:
         names = FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
         messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
-        functions = tool_functions(ctx.tools, names) + control_functions(ctx)
-        reply = ask_model(self.client, messages, functions)
+        guided = self.guidance != "off" and ctx.needs is not None
+        functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
+        functions, choice = guide(functions, ctx.needs, names, self.guidance)
+        if guided:
+            functions = [ground_choices(f, ctx.variables) for f in functions]
+        reply = ask_model(self.client, messages, functions, choice)
         wanted = [v for v in ctx.node.ask if v not in ctx.variables]
         controls = {ASK: lambda a: ask_values(a, wanted),
                     FINISH: lambda a: finish(a.get("values") if "values" in a else None),
                     STOP: lambda a: halt("blocked" if a.get("reason") == "blocked" else "stopped",
                                          a.get("message") if isinstance(a.get("message"), str)
                                          else None)}
-        return drop_unknown_parameters(reply_action(reply, names, controls), ctx)
+        action = drop_unknown_parameters(reply_action(reply, names, controls), ctx)
+        if reply.note and not self._degraded_noted:
+            self._degraded_noted = True
+            action.note = reply.note
+        return action
 
 
+def guide(functions: list[dict], needs: Needs | None, names: FunctionNames,
+          mode: str) -> tuple[list[dict], Any]:
+    """The functions to offer and the tool_choice to send, for the guidance mode."""
+    if mode == "off" or needs is None:
+        return functions, None
+    if needs.legal == [SAY]:
+        return [], None  # a message turn: no function, the model writes the text
+    legal = [_function_name(move, names) for move in needs.legal if move != SAY]
+    offered = [f for f in functions if f["function"]["name"] in legal]
+    named = _function_name(needs.expected, names) if mode == "strict" else (
+        legal[0] if len(legal) == 1 else None)
+    if named is None or not any(f["function"]["name"] == named for f in offered):
+        return offered or functions, None
+    return offered, {"type": "function", "function": {"name": named}}
+
+
+SCALARS = {"string": str, "number": (int, float), "integer": int}
+
+
+def ground_choices(function: dict, known: dict) -> dict:
+    """Guided, a scalar parameter of an SOP tool may only take a known value that fits its
+    schema: the grounding guardrail's rule applied while the model writes the call (a server
+    with grammar-constrained decoding then cannot run off into an invented value). The model
+    still chooses among the known values; a parameter with no known candidate is left free."""
+    name = function["function"]["name"]
+    parameters = function["function"].get("parameters") or {}
+    if name in CONTROLS or not parameters.get("properties"):
+        return function
+    properties = {}
+    for param, schema in parameters["properties"].items():
+        candidates = _candidates(schema, known, param) if isinstance(schema, dict) else []
+        properties[param] = {**schema, "enum": candidates} if candidates else schema
+    return {"type": "function", "function": {**function["function"],
+                                             "parameters": {**parameters,
+                                                            "properties": properties}}}
+
+
+def _candidates(schema: dict, known: dict, param: str) -> list:
+    """Known values that fit the schema, the same-named one first (the SOP's binding)."""
+    kind = SCALARS.get(schema.get("type"))
+    if kind is None or "enum" in schema:
+        return []
+    found = []
+    for _, value in sorted(known.items(), key=lambda item: item[0] != param):
+        if isinstance(value, kind) and not isinstance(value, bool) and value not in found \
+                and not schema_errors(value, schema, "value"):
+            found.append(value)
+    return found
+
+
+def _function_name(move: str, names: FunctionNames) -> str:
+    if move.startswith(CALL):
+        return names.model_name(move[len(CALL):])
+    return MOVE_FUNCTIONS.get(move, move)
 def drop_unknown_parameters(action: Action, ctx: AgentContext) -> Action:
     """MARCO Algorithm 1, line 10: a parameter the tool does not declare is removed."""
     tool = next((t for t in ctx.tools if t.name == action.tool), None)
@@ -78,32 +150,14 @@ def drop_unknown_parameters(action: Action, ctx: AgentContext) -> Action:
 
 
 def node_prompt(ctx: AgentContext) -> str:
-    node, sop = ctx.node, ctx.sop
-    parts = [f"You are a customer-support agent following the procedure \"{sop.title or sop.id}\""
-             " one step at a time; the system moves you between steps.",
-             f"Current step: {node.title or node.id}"]
-    if node.instructions:
-        parts.append("Instructions:\n" + node.instructions)
-    if node.steps:
-        parts.append("Steps:\n" + "\n".join(f"- {s}" for s in node.steps))
-    if node.say:
-        parts.append(f"Tell the user: {node.say}")
-    if node.ask:
-        parts.append("Information to collect from the user:\n" + "\n".join(
-            _describe(ctx, name) for name in node.ask))
-    parts.append("Known information:\n" + known_values(ctx))
-    if node.kind == "end":
-        parts.append("This is a final step: tell the user the outcome, then call finish_step.")
-    parts.append(RULES)
-    return "\n\n".join(parts)
+    """The system prompt at the current node: the exported template, rendered."""
+    return render(dpa_prompt(ctx.sop, ctx.node), ctx.variables)
 
 
 def _describe(ctx: AgentContext, name: str) -> str:
     var = ctx.sop.variable(name)
-    if var is None:
-        return f"- {name}"
-    extra = f" (one of {', '.join(map(str, var.enum))})" if var.enum else ""
-    return f"- {name} ({var.type}){': ' + var.description if var.description else ''}{extra}"
+    text = var.description if var is not None and var.description else name
+    return f"{name} ({text})" if text != name else name
 
 
 def value_schema(ctx: AgentContext, name: str) -> dict:
@@ -118,22 +172,32 @@ def value_schema(ctx: AgentContext, name: str) -> dict:
     return schema
 
 
-def control_functions(ctx: AgentContext) -> list[dict]:
+def control_functions(ctx: AgentContext, guided: bool = False) -> list[dict]:
+    """ask_user, finish_step, stop_conversation for this node. Guided, they are narrowed to
+    what the node still needs: ask_user names the values to collect, finish_step takes only
+    values not known yet (none left: no argument to write)."""
     askable = list(dict.fromkeys([*ctx.node.ask, *(p for t in ctx.tools
                                                     for p in t.parameter_names())]))
+    collect = list(ctx.needs.collect) if guided and ctx.needs is not None else []
     variables: dict = {"type": "array", "items": {"type": "string"},
                        "description": "names of the values asked for"}
-    if askable:
-        variables["items"]["enum"] = askable
+    if collect or askable:
+        variables["items"]["enum"] = collect or askable
+    question: dict = {"type": "string"}
+    if collect:
+        question["description"] = "a question asking the user for " + "; ".join(
+            _describe(ctx, name) for name in collect)
     settable = list(dict.fromkeys(ctx.node.ask))  # the orchestrator refuses any other name
+    if guided:
+        settable = [n for n in settable if n not in ctx.variables]
     return [
         function_tool(ASK, "Ask the user a question to obtain information.", {
             "type": "object", "required": ["question"],
-            "properties": {"question": {"type": "string"}, "variables": variables}}),
+            "properties": {"question": question, "variables": variables}}),
         function_tool(FINISH, "The work of this step is done; the system moves on.", {
             "type": "object", "properties": {"values": {
                 "type": "object", "description": "values learned from the conversation",
-                "properties": {n: value_schema(ctx, n) for n in settable}}}}),
+                "properties": {n: value_schema(ctx, n) for n in settable}}} if settable else {}}),
         function_tool(STOP, "Stop the conversation (required information is unavailable).", {
             "type": "object", "required": ["reason", "message"],
             "properties": {"reason": {"type": "string", "enum": ["blocked", "user_request"]},

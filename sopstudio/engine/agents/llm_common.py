@@ -8,7 +8,8 @@
   visit as text, then this visit's messages, tool calls and tool results in order, then pending
   guardrail reflections (MARCO's [GUARDRAILS] role, sent as user messages since chat APIs have
   no such role).
-- `reply_action(reply, names, controls)`: one model reply -> one `Action`. Only the first tool
+- `reply_action(reply, names, controls)`: one model reply -> one `Action` (a text reply is a
+  `say` that hands the turn to the user). Only the first tool
   call is taken (one action per decision; the model sees its result and is asked again).
   Unusable output raises AgentError (a rejection, MARCO's "output format" reflection).
 """
@@ -77,7 +78,8 @@ def conversation(ctx: AgentContext, names: FunctionNames) -> list[dict]:
             messages.append({"role": "user", "content": event.text or ""})
         elif event.type == "tool_call":
             call_id = f"call_{event.index}"
-            messages.append({"role": "assistant", "content": None, "tool_calls": [{
+            # "" not None: some servers (llama-cpp-python) require a string
+            messages.append({"role": "assistant", "content": "", "tool_calls": [{
                 "id": call_id, "type": "function",
                 "function": {"name": names.model_name(event.tool or ""),
                              "arguments": json.dumps(event.arguments or {})}}]})
@@ -89,12 +91,6 @@ def conversation(ctx: AgentContext, names: FunctionNames) -> list[dict]:
         messages.insert(0, {"role": "user", "content": START_MESSAGE})
     messages += [{"role": "user", "content": GUARDRAIL_PREFIX + r} for r in ctx.reflections]
     return messages
-
-
-def known_values(ctx: AgentContext) -> str:
-    if not ctx.variables:
-        return "(nothing yet)"
-    return "\n".join(f"- {k} = {json.dumps(v, default=str)}" for k, v in ctx.variables.items())
 
 
 def ask_values(args: dict, default: list[str]) -> Action:
@@ -121,6 +117,7 @@ def reply_action(reply: ModelReply, names: FunctionNames, controls: dict[str, Co
             action = call(names.tool_name(first.name), arguments)
     elif (reply.text or "").strip():
         action = say(reply.text.strip())
+        action.handover = True  # a chat reply: the user answers before the agent acts again
     else:
         raise AgentError("Your reply was empty. Answer the user or call a function.",
                          "malformed-output", raw)
@@ -128,11 +125,15 @@ def reply_action(reply: ModelReply, names: FunctionNames, controls: dict[str, Co
     return action
 
 
-def ask_model(client: Any, messages: list[dict], functions: list[dict]) -> ModelReply:
+def ask_model(client: Any, messages: list[dict], functions: list[dict],
+              tool_choice: Any = None) -> ModelReply:
     """One model call; transport failures become AgentError (a rejection, then a retry), except
-    an unreachable endpoint (code "connection"), which ends the run: retrying cannot help."""
+    an unreachable endpoint (code "connection"), which ends the run: retrying cannot help.
+    The error's text is what the server said (llm_client keeps the body's message)."""
     try:
-        return client.complete(messages, functions)
+        if tool_choice is None:
+            return client.complete(messages, functions)
+        return client.complete(messages, functions, tool_choice=tool_choice)
     except LLMError as error:
         if error.code == "connection":
             raise

@@ -1,9 +1,9 @@
 """The Static-Prompt Agent (JourneyBench §4, Appendix E): the whole SOP in one system prompt.
 
-The prompt is the exported one (`formats.prompts.export_spa_prompt`, `export --to spa-prompt`:
-every node a section with description, steps and tools, separated by lines, each gated by the
-conditions leading to it) plus a paragraph on the control functions; every SOP tool is offered at
-every turn. The agent is `static`: the orchestrator does not confine it to a node nor evaluate
+The prompt is `engine.prompts.spa_prompt` (the one `export --to spa-prompt` writes: every node a
+section with description, steps and tools, separated by lines, each gated by the conditions
+leading to it, then the control functions) rendered with the known values; every SOP tool is
+offered at every turn. The agent is `static`: the orchestrator does not confine it to a node nor evaluate
 edges, and nothing is enforced — its violations (tools outside the node the oracle would be in,
 ungrounded or schema-breaking arguments) are measured afterwards by `engine.audit`.
 
@@ -16,19 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.model import SOP
-from ...formats.prompts import export_spa_prompt
+from ..prompts import render, spa_prompt
 from .base import Action, AgentContext, halt
 from .llm_common import (FunctionNames, ask_model, ask_values, build_client, conversation,
-                         function_tool, known_values, reply_action, tool_functions)
+                         function_tool, reply_action, tool_functions)
 
 ASK, FINISH, STOP = "ask_user", "finish_conversation", "stop_conversation"
-
-CONTROL_PARAGRAPH = """You are a customer-support agent for "{title}", following the sections above.
-Control functions:
-- To ask the user for information, call ask_user; to tell the user something, reply with text.
-- When you reach a final section, call finish_conversation with its section id (the id in
-  brackets after the section title).
-- If required information cannot be obtained, call stop_conversation with reason "blocked"."""
 
 
 class SpaAgent:
@@ -46,7 +39,7 @@ class SpaAgent:
         names = FunctionNames([t.name for t in ctx.sop.tools], [ASK, FINISH, STOP])
         prompt = self._prompts.get(ctx.sop.id) or self._prompts.setdefault(
             ctx.sop.id, static_prompt(ctx.sop))
-        system = prompt + "\n\nKnown information:\n" + known_values(ctx)
+        system = render(prompt, ctx.variables)
         messages = [{"role": "system", "content": system}, *conversation(ctx, names)]
         functions = tool_functions(list(ctx.tools), names) + control_functions(ctx.sop)
         reply = ask_model(self.client, messages, functions)
@@ -59,9 +52,8 @@ class SpaAgent:
 
 
 def static_prompt(sop: SOP) -> str:
-    """The exported SPA prompt (`export --to spa-prompt`) + the control paragraph."""
-    return (export_spa_prompt(sop).rstrip("\n") + "\n\n"
-            + CONTROL_PARAGRAPH.format(title=sop.title or sop.id))
+    """The SPA prompt template (`export --to spa-prompt`), placeholders unfilled."""
+    return spa_prompt(sop)
 
 
 def control_functions(sop: SOP) -> list[dict]:

@@ -20,8 +20,8 @@ import json
 import re
 from typing import Any
 
-from .agents.base import Action, AgentContext
-from .schema_check import object_errors, schema_errors
+from .base import Action, AgentContext
+from ..schema_check import object_errors, schema_errors
 
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 VARIABLE_TYPES = {"list": "array"}
