@@ -55,3 +55,14 @@ def test_the_heaviest_journey_counts_and_the_limit_is_a_parameter():
     sop = questionnaire(22, branch_at=1)
     assert len(long_journeys(sop)) == 1
     assert long_journeys(sop, max_turns=60) == []
+
+
+def test_bench_and_simulate_warn_with_the_limit_they_run_under(tmp_path, capsys):
+    from sopstudio.cli_main import run
+    from sopstudio.core.io import save_sop
+    path = tmp_path / "long.sop.json"
+    save_sop(questionnaire(20), path)
+    assert run(["simulate", str(path), "--no-store"]) == 0
+    assert "needs 41 conversation turns" in capsys.readouterr().err
+    assert run(["bench", str(path), "--no-store", "--max-turns", "50", "--limit", "1"]) == 0
+    assert "conversation turns" not in capsys.readouterr().err

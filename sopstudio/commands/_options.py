@@ -80,10 +80,14 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def warn_if_invalid(sop, path: str) -> None:
+def warn_if_invalid(sop, path: str, max_turns: int = DEFAULT_MAX_TURNS) -> None:
+    """One stderr line when the SOP has validation errors: its results may mean little; one
+    when a journey needs more turns than the runs are allowed (`long-journey`)."""
     from ..core.validate import ERROR, has_errors, validate
-    """One stderr line when the SOP has validation errors: its results may mean little."""
-    issues = validate(sop)
+    issues = validate(sop, max_turns)
+    for issue in issues:
+        if issue.code == "long-journey":
+            print(f"warning: {path}: {issue.message}", file=sys.stderr)
     if has_errors(issues):
         errors = sum(1 for issue in issues if issue.severity == ERROR)
         print(f"warning: {path} has {errors} validation error{'s' * (errors != 1)} (run "

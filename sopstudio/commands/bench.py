@@ -76,7 +76,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     sop = load_or_exit(args.file)
-    warn_if_invalid(sop, args.file)
+    warn_if_invalid(sop, args.file, args.max_turns)
     cs = CompiledSop(sop)
     problems: list = []
     scenarios = _csv_scenarios(args, cs, problems) if args.csv or args.mapping else generate(cs)
