@@ -38,4 +38,5 @@ def check_turns(ctx: Context, max_turns: int = DEFAULT_MAX_TURNS) -> None:
     if need is not None and need > max_turns:
         ctx.add("long-journey", f"a journey from {ctx.sop.start} needs {need} conversation "
                 f"turns (questions, answers and messages), more than the {max_turns} a run is "
-                f"allowed: it would end with turn-limit (simulate and bench take --max-turns)", node=ctx.sop.start)
+                f"allowed: it would end with turn-limit (simulate and bench take --max-turns)",
+                node=ctx.sop.start)
