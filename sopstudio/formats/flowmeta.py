@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
-from urllib.parse import quote as _percent, unquote as _unpercent
+from urllib.parse import unquote as _unpercent
 
 from pydantic import ValidationError
 
@@ -32,15 +32,16 @@ _OPERATOR = re.compile(r"==|!=|<=|>=|[<>]|&&|\|\||\bin\s*\[|^\s*!|\bnot\b")
 _LITERAL = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
-# Kept readable in DOT: everything but `"`, `\`, `%`, and control characters.
-_SAFE = " !#$&'()*+,-./:;<=>?@[]^_`{|}~"
+# What Graphviz mangles in a quoted attribute, percent-encoded (`%` itself so decoding is exact);
+# JSON text has no raw control characters, and everything else stays readable.
+_PERCENT = str.maketrans({"%": "%25", '"': "%22", "\\": "%5C"})
 _NODE_SKIP = {"id"}
 
 
 def encode(data: Any, percent: bool = True) -> str:
     """JSON on one line; percent-encoded for a DOT attribute."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return _percent(text, safe=_SAFE) if percent else text
+    return text.translate(_PERCENT) if percent else text
 
 
 def decode(text: str, what: str, percent: bool = True) -> Any:
