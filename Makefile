@@ -21,7 +21,7 @@ test: setup
 	@bash resources/system_deps.sh test
 	$(BIN)/ruff check --no-cache .
 	$(BIN)/lint-imports --no-cache --no-logo
-	$(BIN)/mypy --cache-dir /dev/null sopstudio/core sopstudio/store
+	$(BIN)/mypy --cache-dir /dev/null sopstudio/core sopstudio/engine sopstudio/store
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2
 
 bench: setup

@@ -8,7 +8,7 @@ from sopstudio.core.io import load_sop
 from sopstudio.engine.agents.scripted import ScriptedAgent
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.orchestrator import GRACE_MESSAGE, Orchestrator
-from sopstudio.engine.orchestrator_actions import NO_MATCHING_EDGE, no_branch_text
+from sopstudio.engine.orchestrator import NO_MATCHING_EDGE, no_branch_text
 from sopstudio.engine.tools import MockTools
 from sopstudio.engine.users import ScriptedUser
 

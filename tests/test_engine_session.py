@@ -186,3 +186,13 @@ def test_coverage_counts_only_runs_that_missed_their_expectations():
     assert coverage["nodes"] == {"check": 2, "ask": 1}
     assert coverage["failed_nodes"] == {"ask": 1, "check": 1}
     assert coverage_from_results([expected_failure])["failed_nodes"] == {}
+
+
+def test_prompt_pane_shows_the_guided_request_with_its_named_choice():
+    from sopstudio.engine.session import prompt_text
+    session = start()
+    session.step()  # into check_user, which asks for seller_id first
+    text = prompt_text(session.orchestrator)
+    assert text.startswith("[system]\n") and "{known_information}" not in text
+    assert "[tools]\nask_user" in text and "[tool_choice]\nask_user" in text
+    assert "check_user_status" not in text.split("[tools]")[1]  # not legal before seller_id

@@ -214,6 +214,9 @@ def _database_at(path, version: int) -> None:
         if version >= 2:  # from v2 on, tags have a table of their own
             conn.execute("INSERT INTO tags VALUES ('refund', 'v1', 1, '2024-01-01')")
         _old_run(conn, content.hash, version)
+        if version >= 4:  # from v4 on, stored events are indexed as they are added
+            for run_id in (1, 2):
+                schema.index_steps(conn, run_id, 0)
     assert schema.user_version(conn) == version
     conn.close()
 

@@ -24,6 +24,8 @@ from ..engine.compiled import CompiledSop
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import csv_columns, load_mapping, propose_mapping, read_rows
+from ..engine.scenarios_rasa import load_tests_path, scenarios_from_rasa_tests
+from ..engine.scenarios_rasa import summary as rasa_summary
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._options import (add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, positive_int, run_settings,
@@ -67,6 +69,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--mapping", metavar="MAP.json|auto",
                         help="JSON column mapping of the CSV (see below), or 'auto' to propose "
                              "one from the column names and write it beside the CSV")
+    parser.add_argument("--rasa-tests", metavar="TESTS.yml",
+                        help="run Rasa e2e test cases (a file or a tests folder; those of this "
+                             "flow, others are listed as not applicable) instead of generated "
+                             "scenarios")
     parser.epilog = CSV_HELP
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--workers", type=positive_int, default=min(8, os.cpu_count() or 1))
@@ -79,7 +85,12 @@ def run(args) -> int:
     warn_if_invalid(sop, args.file, args.max_turns)
     cs = CompiledSop(sop)
     problems: list = []
-    scenarios = _csv_scenarios(args, cs, problems) if args.csv or args.mapping else generate(cs)
+    rasa_tests = _rasa_tests(args, cs) if args.rasa_tests else None
+    if rasa_tests is not None:
+        scenarios = rasa_tests.scenarios
+    else:
+        scenarios = _csv_scenarios(args, cs, problems) if args.csv or args.mapping \
+            else generate(cs)
     if args.limit is not None:
         scenarios = scenarios[:args.limit]
     options = agent_options(args)
@@ -95,6 +106,8 @@ def run(args) -> int:
     data = _report(cs, scenarios, result, run_ids)
     if args.csv:
         data["csv_problems"] = [p.to_dict() for p in problems]
+    if rasa_tests is not None:
+        data["rasa_tests"] = rasa_summary(rasa_tests, data["runs"])
     if args.json:
         print_json(data)
     else:
@@ -136,6 +149,12 @@ def _auto_mapping(csv_path: str, cs, text: str) -> dict:
     return mapping
 
 
+def _rasa_tests(args, cs):
+    if args.csv or args.mapping:
+        raise UsageError("--rasa-tests and --csv are alternatives: give one")
+    return scenarios_from_rasa_tests(cs, load_tests_path(args.rasa_tests))
+
+
 def _report(cs, scenarios, result, run_ids) -> dict:
     covered = {e for r in result.results if r.trace for e in r.trace.edges}
     on_journeys = JourneyGraph(cs.sop).journey_edges()
@@ -162,6 +181,13 @@ def _print_report(args, data: dict) -> None:
         print(f"failed run {error}")
     for problem in data.get("csv_problems", []):
         print(f"CSV row {problem['row']} (line {problem['line']}) not run: {problem['message']}")
+    if "rasa_tests" in data:
+        tests = data["rasa_tests"]
+        print(f"Rasa test cases: {tests['passed']} passed, {tests['failed']} failed, "
+              f"{tests['not_applicable']} not applicable")
+        for case in tests["cases"]:
+            if case["result"] != "passed":
+                print(f"  {case['result']}: {case['test_case']} ({case.get('reason', '')})")
     if data["run_ids"]:
         ids = data["run_ids"]
         print(f"stored {len(ids)} runs (ids {ids[0]}-{ids[-1]})")

@@ -2,13 +2,18 @@
 
 `-o -` writes text formats to standard output (binary ones go to a pipe with `-o /dev/stdout`);
 a device or FIFO is written to, never replaced. Nothing is written unless the export succeeds.
+A format that cannot carry part of the SOP says what it drops on stderr (`note: FMT drops: ...`,
+from formats.losses, the list the GUI's export dialog shows); an SOP with validation errors is
+exported with a warning. With `-o -` both stay unsaid: the command is then part of a pipe.
 """
 
 from __future__ import annotations
 
 import sys
 
+from ..core.validate import validate
 from ..formats import EXPORT_FORMATS, FormatError, export_sop
+from ..formats.losses import losses
 from ..formats.output import write_atomic
 from ._common import load_or_exit
 
@@ -32,7 +37,19 @@ def run(args) -> int:
     if args.output == "-" and isinstance(data, bytes):
         raise FormatError(f"{args.fmt} is binary; give a file name with -o (or -o /dev/stdout "
                           f"into a pipe)")
+    if args.output != "-":  # `-o -` feeds a pipe and stays quiet (tests/test_safe_writes.py)
+        _notes(sop, args.file, args.fmt)
     write_atomic(args.output, data)
     if args.output != "-":
         print(f"exported {args.file} ({args.fmt}) -> {args.output}", file=sys.stderr)
     return 0
+
+
+def _notes(sop, path: str, fmt: str) -> None:
+    dropped = losses(sop, fmt)
+    if dropped:
+        print(f"note: {fmt} drops: {'; '.join(dropped)}", file=sys.stderr)
+    errors = sum(issue.severity == "error" for issue in validate(sop))
+    if errors:
+        print(f"warning: {path} has {errors} validation error(s); exported anyway "
+              f"(see: sopstudio validate {path})", file=sys.stderr)

@@ -71,7 +71,7 @@ def check_base_url(base_url: str | None) -> str:
     if scheme.lower() not in ("http", "https") or not rest.strip("/"):
         raise ModelUnreachable(base_url, "the URL must start with http:// or https:// "
                                          "and name a host")
-    return base_url
+    return str(base_url)
 
 
 @dataclass
@@ -353,7 +353,7 @@ class LLMClient:
         if tools and tool_choice is not None:
             extra["tool_choice"] = tool_choice
         return self._client.chat.completions.create(
-            model=self.settings.model, messages=messages,
+            model=self.settings.model, messages=messages,  # type: ignore[arg-type]
             temperature=self.settings.temperature, **extra)
 
     def models(self) -> list[str]:

@@ -319,20 +319,17 @@ def failures(trace: Trace) -> tuple[list[str], list[str]]:
 
 # -- the current node's prompt ----------------------------------------------------------------
 def prompt_text(orchestrator: Orchestrator) -> str:
-    """The current node's dynamic prompt as the DPA model receives it: system prompt, the
-    conversation so far, and the function tools offered (SPA: its one static prompt)."""
+    """The current node's prompt as the model receives it: system prompt, the conversation so
+    far, the functions offered and the named tool_choice (the DPA's request with the run's
+    guidance; for the scripted oracle, what a guided DPA would be sent; SPA: its one prompt)."""
     ctx = orchestrator.context()
     try:
-        from .agents import dpa
-        from .agents.llm_common import FunctionNames, conversation, tool_functions
+        from .agents import dpa, spa
         if orchestrator.static:
-            from .agents.spa import static_prompt
-            return _render_messages([{"role": "system", "content": static_prompt(ctx.sop)}], [])
-        names = FunctionNames([t.name for t in ctx.sop.tools], list(dpa.CONTROLS))
-        messages = [{"role": "system", "content": dpa.node_prompt(ctx)},
-                    *conversation(ctx, names)]
-        return _render_messages(messages, tool_functions(ctx.tools, names)
-                                + dpa.control_functions(ctx))
+            return _render_messages(*spa.request(ctx))
+        guidance = getattr(orchestrator.agent, "guidance", "auto")
+        messages, functions, choice = dpa.request(ctx, guidance)
+        return _render_messages(messages, functions, choice)
     except Exception:  # any failure of the prompt builders: show a plain summary
         log.exception("building the prompt of node %s failed", ctx.node.id)
         return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
@@ -353,11 +350,13 @@ def _render_message(message: dict) -> str:
     return f"[{message.get('role', '?')}]\n{text}"
 
 
-def _render_messages(messages: list, tools: list) -> str:
+def _render_messages(messages: list, tools: list, choice: Any = None) -> str:
     parts = [_render_message(m) for m in messages]
     if tools:
         names = ", ".join(t.get("function", t).get("name", "?") for t in tools)
         parts.append(f"[tools]\n{names}")
+    if isinstance(choice, dict):
+        parts.append(f"[tool_choice]\n{choice.get('function', {}).get('name', choice)}")
     return "\n\n".join(parts)
 
 

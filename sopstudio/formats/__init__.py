@@ -8,7 +8,9 @@ File ▸ Import, and tests.
 Lossless (import(export(sop)) == sop): `json` and `sop-text`. Lossy: `text` (pseudocode),
 `journeybench`, `dot`, `mermaid` (structure, titles and conditions survive), `toolspecs` and
 `openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`.
-Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used).
+Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used), `rasa`
+(CALM flows YAML: the first flow here; a folder or every flow through commands/_import_many.py),
+`flodial` and `star` (their JSON shapes are recognised by `looks_like` in their modules).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ __all__ = ["import_text", "import_file", "export_sop", "guess_format", "llm_comp
            "UnreadableSource"]
 
 IMPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
-                  "openai-tools", "prose")
+                  "openai-tools", "prose", "rasa", "flodial", "star")
 EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
                   "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts")
 LOSSLESS_FORMATS = ("json", "sop-text")
@@ -64,6 +66,12 @@ def _importer(fmt: str) -> Callable[[str, str], ImportResult]:
         from .toolspecs import import_toolspecs as fn
     elif fmt == "openai-tools":
         from .toolspecs import import_openai_tools as fn
+    elif fmt == "rasa":
+        from .rasa import import_rasa as fn
+    elif fmt == "flodial":
+        from .flodial import import_flodial as fn
+    elif fmt == "star":
+        from .star import import_star as fn
     else:
         raise FormatError(f"unknown import format '{fmt}' (one of: {', '.join(IMPORT_FORMATS)})")
     return fn

@@ -3,8 +3,9 @@ named, and the hint added to an importer's refusal ("this looks like YAML ...", 
 journeybench", "for a procedure written in sentences, try --from prose").
 
 JSON is told apart by shape (a `.sop.json` document, a JourneyBench graph, a `toolSpec` list,
-an OpenAI function-tool list); DOT and Mermaid by their first statement; our `sop-text` by its
-header. YAML, XML/HTML and CSV are recognised only to be named: no importer reads them.
+an OpenAI function-tool list, a FloDial or STAR graph); Rasa flows, DOT and Mermaid by their
+first statements; our `sop-text` by its header. Other YAML, XML/HTML and CSV are recognised only
+to be named: no importer reads them.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ NAMES = {"json": "a SOP Studio document", "journeybench": "a JourneyBench graph"
          "toolspecs": "a toolSpec list (SOP-Bench / Bedrock)",
          "openai-tools": "an OpenAI function-tool list", "dot": "a Graphviz DOT graph",
          "mermaid": "a Mermaid flowchart", "sop-text": "SOP Studio text (sop-text)",
-         "text": "pseudocode"}
+         "rasa": "a Rasa CALM flow (YAML)", "flodial": "a FloDial flowchart",
+         "star": "a STAR task graph", "text": "pseudocode"}
 
 
 def strip_comments(text: str) -> str:
@@ -80,6 +82,11 @@ def guess_json(data: object) -> str:
             return "toolspecs"
         if _is_journeybench(data):
             return "journeybench"
+        from . import flodial, star
+        if flodial.looks_like(data):
+            return "flodial"
+        if star.looks_like(data):
+            return "star"
         if is_function_tool(data):
             return "openai-tools"
         tools = data.get("tools")
@@ -104,6 +111,9 @@ def guess_format(text: str) -> str:
         return guess_json(read_json(body, "JSON"))
     if HEADER_RE.match(text.lstrip("\ufeff")):
         return "sop-text"
+    from .rasa import looks_like_text
+    if looks_like_text(body):
+        return "rasa"
     first = body.splitlines()[0] if body.strip() else ""
     if MERMAID.match(first):
         return "mermaid"

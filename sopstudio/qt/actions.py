@@ -27,6 +27,8 @@ def build(window) -> dict:
         "save": _action(w, "&Save", w.files.save, S.Save, "Save and record a version"),
         "save_as": _action(w, "Save &As…", w.files.save_as_dialog, S.SaveAs),
         "import": _action(w, "&Import…", w.files.import_dialog),
+        "export": _action(w, "&Export…", w.files.export_dialog, "Ctrl+E",
+                          "Export in another format (says what the format drops)"),
         "quit": _action(w, "&Quit", w.close, S.Quit),
         "cut": _action(w, "Cu&t", ed.cut, S.Cut),
         "copy": _action(w, "&Copy", ed.copy, S.Copy),
@@ -65,7 +67,7 @@ def _menus(w, a) -> None:
     for key in ("new", "open"):
         file_menu.addAction(a[key])
     w.recent_menu = file_menu.addMenu("Open &Recent")
-    for key in ("save", "save_as", None, "import", None, "quit"):
+    for key in ("save", "save_as", None, "import", "export", None, "quit"):
         file_menu.addSeparator() if key is None else file_menu.addAction(a[key])
     edit_menu = bar.addMenu("&Edit")
     for key in ("undo", "redo", None, "cut", "copy", "paste", "delete", None, "select_all",

@@ -1,13 +1,15 @@
 """Autosave of unsaved work and recovery after a crash.
 
 Every AUTOSAVE_MS while the document has unsaved changes, it is written next to the store
-(`<store folder>/autosave/<sop id>.sop.json`). A clean save or close removes that file; one
+(`<store folder>/autosave/<sop id>[-<hash of its file path>].sop.json`: two files that share an
+id never share a slot, and a new SOP's id is unique). A clean save or close removes that file; one
 left behind means SOP Studio stopped without saving, so opening that SOP offers to recover it,
 as one undoable edit.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from pathlib import Path
 
@@ -28,9 +30,17 @@ def autosave_folder() -> Path:
     return resolve_path(None).parent / "autosave"
 
 
-def autosave_path(sop_id: str) -> Path:
+def autosave_path(sop_id: str, file: Path | None = None) -> Path:
+    """The autosave slot of the document `sop_id` saved at `file` (None: not saved yet)."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in sop_id) or "untitled"
+    if file is not None:
+        digest = hashlib.sha1(str(Path(file).resolve()).encode("utf-8")).hexdigest()[:10]
+        safe = f"{safe}-{digest}"
     return autosave_folder() / f"{safe}.sop.json"
+
+
+def _slot(document) -> Path:
+    return autosave_path(document.sop.id, document.path)
 
 
 class Autosaver(QObject):
@@ -41,23 +51,32 @@ class Autosaver(QObject):
         self.timer.setInterval(AUTOSAVE_MS)
         self.timer.timeout.connect(self.save_now)
         self.timer.start()
+        self.written: Path | None = None  # the slot last written (the id or path may change)
 
     def save_now(self) -> Path | None:
         document = self.session.document
         if not document.dirty:
             return None
-        path = autosave_path(document.sop.id)
+        path = _slot(document)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             save_sop(document.sop, path)
         except OSError as problem:
             log.warning("autosave to %s failed: %s", path, problem)
             return None  # autosave is best effort; the status bar is not worth a dialog
+        if self.written not in (None, path):
+            self._remove(self.written)
+        self.written = path
         return path
 
     def discard(self) -> None:
         """Remove the autosave (after a save); a folder that cannot be reached has none."""
-        path = autosave_path(self.session.sop.id)
+        for path in {_slot(self.session.document), self.written} - {None}:
+            self._remove(path)
+        self.written = None
+
+    @staticmethod
+    def _remove(path: Path) -> None:
         try:
             path.unlink(missing_ok=True)
         except OSError as problem:
@@ -65,7 +84,7 @@ class Autosaver(QObject):
 
     def offer_recovery(self, parent) -> bool:
         """After opening a document: if an autosave of it differs, ask to recover it."""
-        path = autosave_path(self.session.sop.id)
+        path = _slot(self.session.document)
         if not path.exists():
             return False
         try:

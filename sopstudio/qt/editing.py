@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QMimeData, QObject, QPointF
+from PySide6.QtCore import QMimeData, QObject, QPointF, Signal
 from PySide6.QtWidgets import QApplication
 
 from ..core import edits
@@ -22,6 +22,9 @@ KIND_TITLES = {"task": "New task", "decision": "Decision", "end": "End"}
 
 
 class Editor(QObject):
+    # What an import of pasted text asks the author to check (notes, where they came from).
+    import_notes = Signal(list, str)
+
     def __init__(self, session, scene, store_link, parent=None):
         super().__init__(parent)
         self.session, self.scene, self.store_link = session, scene, store_link
@@ -142,6 +145,10 @@ class Editor(QObject):
         if not result.sop.nodes:
             self.session.error.emit("Paste: the text holds no SOP nodes")
             return None
+        from ..formats.import_review import review
+        notes = result.notes + review(text, result.sop)
+        if notes:
+            self.import_notes.emit(notes, f"pasted {result.format}")
         return clipboard.from_sop(result.sop)
 
     def paste_fragment(self, data: dict) -> list[str]:

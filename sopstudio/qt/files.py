@@ -9,7 +9,9 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ..core.document import Document
+from ..core.edits_refactor import RenameSop
 from ..core.errors import SopStudioError
+from ..core.identity import DEFAULT_TITLE, new_sop_id
 from ..core.io import load_sop, save_sop
 from ..core.model import SOP
 from . import settings as app_settings
@@ -29,7 +31,9 @@ class FileOps:
     def new(self) -> bool:
         if not self.maybe_save():
             return False
-        self.session.set_document(Document(SOP(id="untitled", title="Untitled SOP")))
+        # A unique id: two new SOPs never share a store history or an autosave slot.
+        self.session.set_document(Document(SOP(id=new_sop_id(), title=DEFAULT_TITLE)))
+        self.window.reset_side_panes()
         return True
 
     def open_dialog(self) -> None:
@@ -48,6 +52,7 @@ class FileOps:
             QMessageBox.warning(self.window, "Cannot open", str(problem))
             return False
         self.session.set_document(Document(sop, Path(path)))
+        self.window.reset_side_panes()  # nothing of the previous SOP stays in chat or diff
         self._remember(path)
         self.window.autosaver.offer_recovery(self.window)
         return True
@@ -63,8 +68,25 @@ class FileOps:
         except (SopStudioError, OSError, UnicodeDecodeError, ImportError) as problem:
             QMessageBox.warning(self.window, "Cannot import", str(problem))
             return
+        if result.format not in ("json", "sop-text"):
+            # The importer made the id up ("imported-sop"): two imports must not share one.
+            result.sop.id = new_sop_id(result.sop.title or DEFAULT_TITLE)
         self.session.set_document(Document(result.sop))
+        self.window.reset_side_panes()
         self.window.ensure_layout()
+        from ..formats.import_review import review
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        self.window.show_import_notes(result.notes + review(text, result.sop),
+                                      f"{Path(path).name} ({result.format})")
+
+    def export_dialog(self):
+        """File ▸ Export…: the dialog lists what the chosen format drops before writing."""
+        from .export_dialog import ExportDialog
+        dialog = ExportDialog(self.session.sop.model_copy(deep=True), self._folder(), self.window)
+        self.window.export_dialog = dialog  # reachable while open (tests, the screenshot)
+        if dialog.exec():
+            self.window.statusBar().showMessage(f"Exported {dialog.written}", 8000)
+        return dialog
 
     # --- saving -----------------------------------------------------------------------------------
     def save(self) -> bool:
@@ -90,9 +112,29 @@ class FileOps:
         self.session.undo_stack.setClean()
         self._remember(str(path))
         self.window.autosaver.discard()
-        version = self.window.store_link.record_version(sop, message or "Saved from the editor")
+        from ..store import IdentityConflict
+        try:
+            version = self.window.store_link.record_version(
+                sop, message or "Saved from the editor", path)
+        except IdentityConflict as conflict:
+            # Another file's history has this id: never merge them; a new id, or no version.
+            if self._ask_new_id(conflict) and self.session.push(
+                    RenameSop(new_sop_id(sop.title))):
+                return self.save_to(path, message)
+            self.window.after_save(None)
+            self.window.statusBar().showMessage(f"Saved; no version recorded: {conflict}", 10000)
+            return True
         self.window.after_save(version)
         return True
+
+    def _ask_new_id(self, conflict) -> bool:
+        answer = QMessageBox.question(
+            self.window, "Another SOP has this id",
+            f"The store already keeps the history of SOP id “{conflict.sop_id}” for another "
+            f"file:\n{conflict.other}\n\nGive this SOP a new id and record it as its own "
+            "history? (No saves the file without recording a version.)",
+            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+        return answer == QMessageBox.Yes
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded or clean)."""

@@ -7,7 +7,7 @@ turns gestures into edits, `FileOps` handles files, each dock handles its own pa
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMessageBox
 
 from ..core.edits import MoveNodes
 from ..core.layout import DEFAULT_SIZES, layout_with_routes
@@ -19,6 +19,7 @@ from .canvas.view import CanvasView
 from .docks.history import HistoryDock
 from .docks.problems import ProblemsDock
 from .docks.tools import ToolLibraryDock
+from .docks.variables import DataDock
 from .editing import Editor
 from .files import FileOps
 from .inspector.panel import InspectorPanel
@@ -61,12 +62,15 @@ class MainWindow(QMainWindow):
         self.tool_dock = ToolLibraryDock(self.session, self.editor, self.store_link, self)
         self.problems = ProblemsDock(self.session, self)
         self.history = HistoryDock(self.session, self.store_link, self)
+        self.data = DataDock(self.session, self)
         self.inspector_dock = self.add_dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
         self.tools_dock = self.add_dock("Tools", self.tool_dock, Qt.RightDockWidgetArea)
         self.problems_dock = self.add_dock("Problems", self.problems, Qt.BottomDockWidgetArea)
         self.history_dock = self.add_dock("History", self.history, Qt.BottomDockWidgetArea)
         self.tabifyDockWidget(self.problems_dock, self.history_dock)
         self.tabifyDockWidget(self.inspector_dock, self.tools_dock)
+        self.data_dock = self.add_dock("Data", self.data, Qt.RightDockWidgetArea)
+        self.tabifyDockWidget(self.tools_dock, self.data_dock)
         self.problems_dock.raise_()
         self.inspector_dock.raise_()
         # Sensible first sizes: the canvas gets most of the window.
@@ -95,6 +99,63 @@ class MainWindow(QMainWindow):
         for menu_dock in (self.inspector_dock, self.tools_dock, self.problems_dock,
                           self.history_dock):
             self.view_menu.addAction(menu_dock.toggleViewAction())
+        self._connect_drafting()
+
+    def _connect_drafting(self) -> None:
+        """Variables, knowledge, quick fixes: what they choose opens in the Inspector."""
+        self.view_menu.addAction(self.data_dock.toggleViewAction())
+        self.tool_dock.tool_chosen.connect(lambda *_: self.raise_inspector())
+        self.data.variable_chosen.connect(self.inspector.show_variable)
+        self.data.knowledge_chosen.connect(self.inspector.show_knowledge)
+        for signal in (self.data.variable_chosen, self.data.knowledge_chosen):
+            signal.connect(lambda *_: self.raise_inspector())
+        self.problems.declare_requested.connect(self.data.declare)
+        self.history.restored.connect(self.after_restore)
+        self.editor.import_notes.connect(self.show_import_notes)
+        # The history lists the versions of the SOP's id: a new id has other versions.
+        self.session.changed.connect(
+            lambda change: "id" in change.by_kind.get("sop", ()) and self.history.refresh())
+
+    def show_import_notes(self, notes: list, source: str) -> None:
+        """What an import asks the author to check: a dialog now, Problems rows until dismissed."""
+        self.problems.set_import_notes(notes, source)
+        if not notes:
+            return
+        self.problems_dock.raise_()
+        box = QMessageBox(QMessageBox.Information, "Import notes",
+                          f"The import of {source} made {len(notes)} guess(es) to check. They "
+                          "stay listed in the Problems pane until you dismiss them.",
+                          QMessageBox.Ok, self)
+        box.setDetailedText("\n".join(f"• {note}" for note in notes))
+        box.setInformativeText("\n".join(f"• {note}" for note in notes[:6])
+                               + ("\n…" if len(notes) > 6 else ""))
+        self.import_box = box  # reachable by tests and screenshots
+        box.open()  # not modal to the event loop: the notes can be read beside the canvas
+
+    def reset_side_panes(self) -> None:
+        """A new document: nothing of the previous one stays in the diff, chat or run panes."""
+        self.history.refresh()
+        sim = getattr(self, "simulation", None)
+        if sim is not None:
+            dock = sim.dock
+            if dock.loaded:
+                dock.stop()
+            dock.loaded, dock.events = False, []
+            dock.chat.clear_all()
+            dock.prompt.show_prompt("")
+            dock.memory.show_memory([])
+            dock.status.setText("")
+            sim.overlay.show_run(None)
+            sim.runs.refresh()
+
+    def after_restore(self) -> None:
+        """A restored version is the document now: every view shows it."""
+        self.scene.rebuild(self.session.sop)
+        self.inspector.refresh()
+        self.tool_dock.refresh_sop_tools()
+        self.data.refresh()
+        self.problems.schedule(immediate=True)
+        self.history.show_diff()
 
     # --- document events ------------------------------------------------------------------------
     def _on_changed(self, change) -> None:

@@ -34,8 +34,9 @@ class EditSession(QObject):
         if self.document is not None:
             self.document.changed.disconnect(self._relay)
         if document is None:
+            from ..core.identity import DEFAULT_TITLE, new_sop_id
             from ..core.model import SOP
-            document = Document(SOP(id="untitled", title="Untitled SOP"))
+            document = Document(SOP(id=new_sop_id(), title=DEFAULT_TITLE))
         self.document = document
         document.changed.connect(self._relay)
         self.undo_stack.clear()

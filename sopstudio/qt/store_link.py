@@ -48,13 +48,18 @@ class StoreLink(QObject):
             self._fail("opening", problem)
             return None
 
-    def record_version(self, sop, message: str):
-        """Record `sop` as a version; None when there is no store or recording failed."""
+    def record_version(self, sop, message: str, path=None):
+        """Record `sop` (saved to `path`) as a version; None when there is no store or recording
+        failed. An id whose history came from another file raises store.IdentityConflict: the
+        caller asks the user what to do."""
         found = self.store()
         if found is None:
             return None
+        from ..store import IdentityConflict
         try:
-            return found.record(sop, message)
+            return found.record(sop, message, path=path)
+        except IdentityConflict:
+            raise
         except STORE_ERRORS as problem:
             self._fail("recording a version", problem)
             return None

@@ -6,9 +6,9 @@ from .diff import FieldChange, ItemChange, SopDiff, diff_sops, diff_values
 from .runs import RunRecord
 from .store import Store, open_store
 from .tools import ToolDrift, bind_tool, read_tool_specs
-from .versions import Version
+from .versions import IdentityConflict, Version
 
-__all__ = ["SHORT", "FieldChange", "ItemChange", "RunRecord", "SopDiff", "Store", "StoreError",
+__all__ = ["SHORT", "FieldChange", "IdentityConflict", "ItemChange", "RunRecord", "SopDiff", "Store", "StoreError",
            "ToolDrift", "Version", "bind_tool", "default_path", "diff_sops", "diff_values",
            "hash_sop", "open_store", "prepare_path", "read_tool_specs",
            "resolve_path"]

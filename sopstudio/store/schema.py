@@ -199,7 +199,13 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]
 
 
-MIGRATIONS = [_script(_V1), _script(_V2), _script(_V3), _v4]
+# v5: a version records the file it was committed from, so the store can refuse to merge the
+# histories of two different documents that happen to share an id (store/versions.py).
+_V5 = """
+ALTER TABLE versions ADD COLUMN path TEXT;
+"""
+
+MIGRATIONS = [_script(_V1), _script(_V2), _script(_V3), _v4, _script(_V5)]
 LATEST = len(MIGRATIONS)
 
 

@@ -7,8 +7,10 @@ or a prefix (at least 4 hex digits) of a version's hash.
 from __future__ import annotations
 
 import getpass
+import os
 import re
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from ..core.model import SOP
 from .blobs import SHORT, ensure_sop_row, get_blob, pack, put_blob
@@ -45,26 +47,52 @@ def default_author() -> str:
         return "unknown"
 
 
+class IdentityConflict(StoreError):
+    """The SOP id already has history recorded from another file: committing would merge the
+    histories of two different documents."""
+
+    def __init__(self, sop_id: str, other: str):
+        self.sop_id, self.other = sop_id, other
+        super().__init__(f"SOP id '{sop_id}' already has history from {other}; this is a "
+                         "different file, so commit it under a new id "
+                         "(sopstudio commit FILE --new-id NEW_ID)")
+
+
+def _same_file(recorded: str, path: str) -> bool:
+    """A recorded path is the same document when it is the same file, or when that file is gone
+    (it was moved or renamed: its history moves with it)."""
+    if recorded == path:
+        return True
+    return not os.path.exists(recorded)
+
+
 class VersionsMixin:
     """Methods of `Store` about versions; expects `self.tx` (db.Transactions)."""
 
     tx: Transactions
 
     def record(self, sop: SOP, message: str = "", author: str | None = None,
-               tag: str | None = None) -> Version:
-        """Record `sop` as its newest version; unchanged content adds nothing (but may add a tag)."""
+               tag: str | None = None, path: str | os.PathLike | None = None) -> Version:
+        """Record `sop` as its newest version; unchanged content adds nothing (but may add a tag).
+
+        `path`: the file the document was saved to. When the id's history was recorded from
+        another file that still exists, IdentityConflict is raised and nothing is recorded."""
         content = pack(sop)  # outside the write lock: serialising is the slow part
         author = author or default_author()
+        where = str(Path(path).resolve()) if path is not None else None
         now = now_iso()
         with self.tx.write() as conn:
+            if where is not None:
+                self._check_identity(conn, sop.id, where)
             head = self._head(conn, sop.id)
             if head is None or head.hash != content.hash:
                 ensure_sop_row(conn, sop.id, sop.title, now)
                 put_blob(conn, sop.id, content)
                 cursor = conn.execute(
-                    "INSERT INTO versions (sop_id, hash, parent, message, author, created) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (sop.id, content.hash, head.hash if head else None, message, author, now))
+                    "INSERT INTO versions (sop_id, hash, parent, message, author, created, path) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (sop.id, content.hash, head.hash if head else None, message, author, now,
+                     where))
                 head = Version(cursor.lastrowid, sop.id, content.hash,
                                head.hash if head else None, message, author, now)
             else:
@@ -136,7 +164,22 @@ class VersionsMixin:
         return [{"id": r[0], "title": r[1], "updated": r[2], "versions": r[3], "head": r[4]}
                 for r in rows]
 
+    def recorded_path(self, sop_id: str) -> str | None:
+        """The file the newest path-carrying version of `sop_id` was committed from."""
+        with self.tx.read() as conn:
+            return self._recorded_path(conn, sop_id)
+
     # -- helpers running inside a transaction --------------------------------------------------
+
+    def _recorded_path(self, conn, sop_id: str) -> str | None:
+        row = conn.execute("SELECT path FROM versions WHERE sop_id = ? AND path IS NOT NULL "
+                           "ORDER BY id DESC LIMIT 1", (sop_id,)).fetchone()
+        return row[0] if row else None
+
+    def _check_identity(self, conn, sop_id: str, where: str) -> None:
+        recorded = self._recorded_path(conn, sop_id)
+        if recorded is not None and not _same_file(recorded, where):
+            raise IdentityConflict(sop_id, recorded)
 
     def _head(self, conn, sop_id: str) -> Version | None:
         row = conn.execute(f"SELECT {_COLUMNS} FROM versions WHERE sop_id = ? "

@@ -128,6 +128,7 @@ def test_renaming_a_node_keeps_edges_and_inspector(window, qtbot):
 def test_tool_form_rejects_bad_json(window, qtbot):
     window.inspector.show_tool("check_status")
     form = window.inspector.form("tool")
+    form.tabs.setCurrentIndex(2)  # the raw JSON is on the Advanced tab
     outputs = form.bindings["outputs"]
     outputs.widget.setPlainText("[{\"name\": ")
     assert outputs.error.isVisibleTo(form)

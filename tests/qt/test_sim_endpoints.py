@@ -50,3 +50,40 @@ def test_connection_without_key_names_the_variable(monkeypatch):
         check_connection(profile)
     assert str(caught.value).startswith("no key: SOPSTUDIO_TEST_NO_KEY is not set; "
                                         "connection error: ")
+
+
+def test_profile_carries_guidance_context_size_and_what_the_server_refused(qtbot):
+    from sopstudio.engine.llm_client import (forget_named_choice, named_choice_support,
+                                             remember_named_choice)
+    from sopstudio.qt.sim.settings import save_endpoint_findings
+
+    settings = app_settings()
+    dialog = ProfileDialog(settings)
+    qtbot.addWidget(dialog)
+    dialog.base_url.setText("http://127.0.0.1:9/v1")
+    qtbot.keyClicks(dialog.guidance, "strict")
+    dialog.context_tokens.setValue(2048)
+    assert "not tried yet" in dialog.named_choice.text()
+    dialog.save()
+    profile = load_profiles(settings)[0]
+    assert (profile.guidance, profile.context_tokens, profile.named_choice) == \
+        ("strict", 2048, None)
+    llm = profile.llm_settings()
+    assert (llm.guidance, llm.context_tokens) == ("strict", 2048)
+    try:
+        remember_named_choice("http://127.0.0.1:9/v1", False)  # a run found the server refuses
+        assert save_endpoint_findings(settings)
+        assert load_profiles(settings)[0].named_choice is False
+        again = ProfileDialog(settings)
+        qtbot.addWidget(again)
+        assert again.named_choice.text().startswith("refused by this server")
+        again.base_url.setText("http://127.0.0.1:10/v1")  # another server: not tried yet
+        again.save()
+        assert load_profiles(settings)[0].named_choice is None
+        forget_named_choice()
+        remember_named_choice("http://127.0.0.1:10/v1", True)
+        Profile.from_dict({**load_profiles(settings)[0].to_dict(),
+                           "named_choice": False}).llm_settings()  # known: no overwrite
+        assert named_choice_support("http://127.0.0.1:10/v1") is True
+    finally:
+        forget_named_choice()

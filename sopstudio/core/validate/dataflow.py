@@ -35,7 +35,7 @@ from .context import Context
 from .expressions import edge_key, node_key
 
 # What the engine adds to the variables when it follows a failure edge: the error code and
-# the name of the tool that failed (engine/orchestrator_actions.py, `_on_failure`).
+# the name of the tool that failed (engine/orchestrator.py, `_on_failure`).
 FAILURE_NAMES = ("error", "tool")
 
 

@@ -13,16 +13,19 @@ from ..compiled import CompiledSop, EngineError
 from .base import Action, Agent, AgentContext, AgentError, Check  # noqa: F401
 from .scripted import ScriptedAgent
 
-AGENTS = {"scripted": None, "dpa": ("dpa", "DpaAgent"), "spa": ("spa", "SpaAgent")}
+# name -> (module in this package, class), imported lazily; the scripted agent is built in.
+AGENTS: dict[str, tuple[str, str] | None] = {"scripted": None, "dpa": ("dpa", "DpaAgent"),
+                                              "spa": ("spa", "SpaAgent")}
 AGENT_KINDS: tuple[str, ...] = tuple(AGENTS)  # the one list of agent names (CLI, GUI)
 
 
 def make_agent(name: str, compiled: CompiledSop, **options):
     if name == "scripted":
         return ScriptedAgent(compiled)
-    if name not in AGENTS:
+    entry = AGENTS.get(name)
+    if entry is None:
         raise EngineError(f"unknown agent '{name}' (choose from {', '.join(AGENTS)})")
-    module_name, class_name = AGENTS[name]
+    module_name, class_name = entry
     try:
         module = importlib.import_module(f"{__name__}.{module_name}")
         cls = getattr(module, class_name)

@@ -129,7 +129,8 @@ class AgentContext:
     visit_number: int = 1
     last_user: Event | None = None
     last_result: Event | None = None
-    knowledge: Callable[[str], str | None] = lambda q: None
+    # the SOP's answer to a user question (the orchestrator's says when there is none)
+    knowledge: Callable[[str], str] = lambda q: ""
     evaluate: Callable[[Any], Any] = lambda expr: None
     extra: dict = field(default_factory=dict)
     needs: Any = None  # guidance.Needs: what the node still needs (None for a static agent)

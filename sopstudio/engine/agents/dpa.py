@@ -29,7 +29,7 @@ time that happens in a run the action carries a note for the trace.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .guardrails import GUARDRAILS
 from ..schema_check import schema_errors
@@ -63,12 +63,7 @@ class DpaAgent:
 
     def next_action(self, ctx: AgentContext) -> Action:
         names = FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
-        messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
-        guided = self.guidance != "off" and ctx.needs is not None
-        functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
-        functions, choice = guide(functions, ctx.needs, names, self.guidance)
-        if guided:
-            functions = [ground_choices(f, ctx.variables) for f in functions]
+        messages, functions, choice = request(ctx, self.guidance, names)
         reply = ask_model(self.client, messages, functions, choice)
         wanted = [v for v in ctx.node.ask if v not in ctx.variables]
         controls = {ASK: lambda a: ask_values(a, wanted),
@@ -81,6 +76,20 @@ class DpaAgent:
             self._degraded_noted = True
             action.note = reply.note
         return action
+
+
+def request(ctx: AgentContext, guidance: str,
+            names: FunctionNames | None = None) -> tuple[list[dict], list[dict], Any]:
+    """What the DPA sends at this turn: messages, the functions offered, the tool_choice (the
+    GUI's prompt pane shows exactly this)."""
+    names = names or FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
+    messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
+    guided = guidance != "off" and ctx.needs is not None
+    functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
+    functions, choice = guide(functions, ctx.needs, names, guidance)
+    if guided:
+        functions = [ground_choices(f, ctx.variables) for f in functions]
+    return messages, functions, choice
 
 
 def guide(functions: list[dict], needs: Needs | None, names: FunctionNames,
@@ -99,10 +108,11 @@ def guide(functions: list[dict], needs: Needs | None, names: FunctionNames,
     return offered, {"type": "function", "function": {"name": named}}
 
 
-SCALARS = {"string": str, "number": (int, float), "integer": int}
+SCALARS: dict[str, type | tuple[type, ...]] = {"string": str, "number": (int, float),
+                                                "integer": int}
 
 
-def ground_choices(function: dict, known: dict) -> dict:
+def ground_choices(function: dict, known: Mapping[str, Any]) -> dict:
     """Guided, a scalar parameter of an SOP tool may only take a known value that fits its
     schema: the grounding guardrail's rule applied while the model writes the call (a server
     with grammar-constrained decoding then cannot run off into an invented value). The model
@@ -120,9 +130,9 @@ def ground_choices(function: dict, known: dict) -> dict:
                                                             "properties": properties}}}
 
 
-def _candidates(schema: dict, known: dict, param: str) -> list:
+def _candidates(schema: dict, known: Mapping[str, Any], param: str) -> list:
     """Known values that fit the schema, the same-named one first (the SOP's binding)."""
-    kind = SCALARS.get(schema.get("type"))
+    kind = SCALARS.get(str(schema.get("type")))
     if kind is None or "enum" in schema:
         return []
     found = []

@@ -107,7 +107,7 @@ def reply_action(reply: ModelReply, names: FunctionNames, controls: dict[str, Co
     if reply.tool_calls:
         first = reply.tool_calls[0]
         arguments, problem = first.parsed()
-        if problem is not None:
+        if arguments is None:
             raise AgentError(f"Output of {first.name} is not as per required formatting "
                              f"guidelines: {problem}. Call the function again with a JSON "
                              f"object of arguments.", "malformed-output", raw)
@@ -115,7 +115,7 @@ def reply_action(reply: ModelReply, names: FunctionNames, controls: dict[str, Co
             action = controls[first.name](arguments)
         else:
             action = call(names.tool_name(first.name), arguments)
-    elif (reply.text or "").strip():
+    elif reply.text and reply.text.strip():
         action = say(reply.text.strip())
         action.handover = True  # a chat reply: the user answers before the agent acts again
     else:

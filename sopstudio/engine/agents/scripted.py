@@ -41,7 +41,7 @@ class ScriptedAgent:
                 pending_question = event.question
             elif kind == "say" and event.knowledge:
                 pending_question = None
-            elif kind == "tool_result" and "error" not in (event.result or {}):
+            elif kind == "tool_result" and event.tool and "error" not in (event.result or {}):
                 done_tools.add(event.tool)
         if node.say and not said:
             return say(node.say)

@@ -39,9 +39,7 @@ class SpaAgent:
         names = FunctionNames([t.name for t in ctx.sop.tools], [ASK, FINISH, STOP])
         prompt = self._prompts.get(ctx.sop.id) or self._prompts.setdefault(
             ctx.sop.id, static_prompt(ctx.sop))
-        system = render(prompt, ctx.variables)
-        messages = [{"role": "system", "content": system}, *conversation(ctx, names)]
-        functions = tool_functions(list(ctx.tools), names) + control_functions(ctx.sop)
+        messages, functions = request(ctx, names, prompt)
         reply = ask_model(self.client, messages, functions)
         controls = {ASK: lambda a: ask_values(a, []),
                     FINISH: lambda a: Action("finish", end_node=str(a.get("end_section") or "")),
@@ -49,6 +47,16 @@ class SpaAgent:
                                          a.get("message") if isinstance(a.get("message"), str)
                                          else None)}
         return reply_action(reply, names, controls)
+
+
+def request(ctx: AgentContext, names: FunctionNames | None = None,
+            prompt: str | None = None) -> tuple[list[dict], list[dict]]:
+    """What the SPA sends at this turn: its one prompt rendered with the known values, the
+    conversation, every SOP tool and its control functions (the GUI's prompt pane shows it)."""
+    names = names or FunctionNames([t.name for t in ctx.sop.tools], [ASK, FINISH, STOP])
+    system = render(prompt or static_prompt(ctx.sop), ctx.variables)
+    messages = [{"role": "system", "content": system}, *conversation(ctx, names)]
+    return messages, tool_functions(list(ctx.tools), names) + control_functions(ctx.sop)
 
 
 def static_prompt(sop: SOP) -> str:

@@ -26,8 +26,12 @@ from ..canvas import style
 class Binding(QObject):
     """Connects `widget` to `field` of the object the form shows (form.kind, form.ident)."""
 
-    def __init__(self, form, field: str, widget, parse=None, show=None, on_finish=False):
+    def __init__(self, form, field: str, widget, parse=None, show=None, on_finish=False,
+                 make_edit=None):
+        """`make_edit(ident, value)`: the edit to push instead of SetField (renames that
+        rewrite references, a title that carries the id along)."""
         super().__init__(widget)
+        self.make_edit = make_edit
         self.form, self.field, self.widget = form, field, widget
         self.parse = parse or (lambda text: text)
         self.show = show or (lambda value: "" if value is None else str(value))
@@ -58,7 +62,13 @@ class Binding(QObject):
     def eventFilter(self, watched, event) -> bool:
         kind = event.type()
         if kind == QEvent.KeyPress and event.key() == Qt.Key_Escape:
-            self.revert()
+            # Escape closes an open completion list and nothing else; with none open, it
+            # reverts the field to the stored value.
+            completer = getattr(watched, "completer_", None)
+            if completer is not None and completer.popup().isVisible():
+                completer.popup().hide()
+            else:
+                self.revert()
             return True
         if isinstance(watched, QPlainTextEdit):
             if kind == QEvent.FocusOut:
@@ -170,11 +180,19 @@ class Binding(QObject):
         renaming = self.field == self.form.key_field
         if renaming:
             self.form.ident = value  # the refresh during the push must find the renamed object
-        if not self.form.session.push(SetField(self.form.kind, ident, self.field, value)):
+        edit = (self.make_edit(ident, value) if self.make_edit is not None
+                else SetField(self.form.kind, ident, self.field, value))
+        if not self.form.session.push(edit):
             self.form.ident = ident
-            if draft is not None:
-                self.drafts[ident] = draft
+            # A refused name is explained next to the field, and the field shows the stored
+            # value again (a draft stays only for text that did not parse).
             self.set_error(self.form.session.last_error)
+            if draft is not None and not renaming:
+                self.drafts[ident] = draft
+            elif renaming:
+                error = self.error.text()
+                self.load(self.form.current_value(self.field))
+                self.set_error(error)
             return False
         return True
 

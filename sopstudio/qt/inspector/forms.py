@@ -1,4 +1,5 @@
-"""The inspector's forms: the SOP itself, a node, an edge, a tool. Each field is a Binding."""
+"""The inspector's forms: the SOP itself, a node, an edge, a tool (variables and knowledge
+entries: data_forms.py). Each field is a Binding."""
 
 from __future__ import annotations
 
@@ -7,14 +8,18 @@ import json
 from pydantic import ValidationError
 
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
-                               QSpinBox, QWidget)
+                               QPushButton, QSpinBox, QTabWidget, QWidget)
 
+from ...core.edits_refactor import RenameSop, RenameTool, SetTitle
+from ...core import expr
 from ...core.expr import ExprSyntaxError, parse
 from ...core.model import ToolOutput
 from . import fields as f
+from . import quick_fixes
 from ..canvas.style import WARNING
 from .condition_edit import ConditionEdit, parse_condition, unknown_names_warning
 from .names import names_available
+from .tool_tables import OutputsTable, ParametersTable
 
 
 class Form(QWidget):
@@ -35,7 +40,8 @@ class Form(QWidget):
 
     def target(self):
         sop = self.session.sop
-        finder = {"sop": lambda _: sop, "node": sop.node, "edge": sop.edge, "tool": sop.tool}
+        finder = {"sop": lambda _: sop, "node": sop.node, "edge": sop.edge, "tool": sop.tool,
+                  "variable": sop.variable, "knowledge": lambda i: _entry(sop, i)}
         return finder[self.kind](self.ident)
 
     def current_value(self, field):
@@ -57,13 +63,18 @@ class Form(QWidget):
         return True
 
 
-def _text(height=70):
+def _entry(sop, index):
+    return sop.knowledge[index] if isinstance(index, int) and 0 <= index < len(
+        sop.knowledge) else None
+
+
+def text_box(height=70):
     box = QPlainTextEdit()
     box.setFixedHeight(height)
     return box
 
 
-def _combo(*items):
+def combo(*items):
     box = QComboBox()
     box.addItems(list(items))
     return box
@@ -74,8 +85,13 @@ class SopForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Title", "title", QLineEdit())
-        self.add("Description", "description", _text(110))
+        # The id names the SOP's store history; a new SOP's id follows its title until it is
+        # edited or the SOP is saved.
+        self.add("Title", "title", QLineEdit(), make_edit=lambda _, value: SetTitle(
+            value, follow_id=session.document.path is None))
+        self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True,
+                 make_edit=lambda _, value: RenameSop(value))
+        self.add("Description", "description", text_box(110))
         self.add("Start node", "start", QLineEdit(), parse=f.optional_text, on_finish=True)
 
 
@@ -86,24 +102,47 @@ class NodeForm(Form):
         super().__init__(session, parent)
         self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Title", "title", QLineEdit())
-        self.add("Kind", "kind", _combo("task", "end", "subflow"))
-        self.add("Instructions", "instructions", _text(90))
-        self.add("Steps (one a line)", "steps", _text(70), parse=f.line_list,
+        self.add("Kind", "kind", combo("task", "end", "subflow"))
+        self.add("Instructions", "instructions", text_box(90))
+        self.add("Steps (one a line)", "steps", text_box(70), parse=f.line_list,
                  show=f.show_line_list)
         self.add("Ask (comma list)", "ask", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list, on_finish=True)
+        # Quick fix for `unknown-variable`: declare what the node asks for but nobody declared.
+        self.declare = QPushButton()
+        self.declare.clicked.connect(self.declare_missing)
+        self.layout_.addRow("", self.declare)
         self.add("Tools (comma list)", "tools", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list, on_finish=True)
-        self.add("Say", "say", _text(60), parse=f.optional_text)
-        self.add("Set (name = expr)", "set", _text(60), parse=parse_assignments,
+        self.add("Say", "say", text_box(60), parse=f.optional_text)
+        self.add("Set (name = expr)", "set", text_box(60), parse=parse_assignments,
                  show=show_assignments, on_finish=True)
         spin = QSpinBox()
         spin.setRange(0, 99)
         spin.setSpecialValueText("default (3)")
         self.add("Max attempts", "max_attempts", spin, parse=f.optional_count,
                  show=lambda v: str(v or 0))
-        self.add("Branching", "branching", _combo("first", "all"))
+        self.add("Branching", "branching", combo("first", "all"))
         self.add("Outcome (end)", "outcome", QLineEdit(), parse=f.optional_text)
+
+
+    def load(self, ident=None) -> bool:
+        if not super().load(ident):
+            return False
+        missing = self.undeclared()
+        self.declare.setText(f"Declare variable{'s' if len(missing) > 1 else ''} "
+                             f"{', '.join(missing)}")
+        self.declare.setVisible(bool(missing))
+        return True
+
+    def undeclared(self) -> list[str]:
+        node = self.target()
+        sop = self.session.sop
+        return [name for name in dict.fromkeys(node.ask) if sop.variable(name) is None]
+
+    def declare_missing(self) -> bool:
+        edit = quick_fixes.declare(self.session.sop, self.undeclared())
+        return edit is not None and self.session.push(edit)
 
 
 class EdgeForm(Form):
@@ -121,8 +160,13 @@ class EdgeForm(Form):
         self.warning.hide()
         self.layout_.addRow("", self.warning)
         self.condition.textChanged.connect(lambda *_: self._check_names())
+        # Quick fix: ask for a name the condition reads where the edge starts.
+        self.ask_fix = QPushButton()
+        self.ask_fix.clicked.connect(self.ask_for_unknown)
+        self.ask_fix.hide()
+        self.layout_.addRow("", self.ask_fix)
         self.add("Label", "label", QLineEdit())
-        self.add("On", "on", _combo("success", "failure"))
+        self.add("On", "on", combo("success", "failure"))
 
     def load(self, ident=None) -> bool:
         if not super().load(ident):
@@ -138,6 +182,31 @@ class EdgeForm(Form):
         text = unknown_names_warning(self.condition.text(), self.condition.names())
         self.warning.setText(text)
         self.warning.setVisible(bool(text))
+        unknown = self.unknown_names()
+        edge = self.target()
+        if unknown and edge is not None:
+            self.ask_fix.setText(f"Ask for ‘{unknown[0]}’ at {edge.source}")
+        self.ask_fix.setVisible(bool(unknown) and edge is not None)
+
+    def unknown_names(self) -> list[str]:
+        """Plain names the stored condition reads that are not available at its source."""
+        edge = self.target()
+        if edge is None or not edge.when or edge.is_else:
+            return []
+        try:
+            read = expr.names_read(edge.when)
+        except expr.ExprError:
+            return []
+        known = set(self.condition.names())
+        return sorted(n for n in read if "." not in n and n not in known)
+
+    def ask_for_unknown(self) -> bool:
+        unknown = self.unknown_names()
+        edge = self.target()
+        if not unknown or edge is None:
+            return False
+        edit = quick_fixes.ask_at(self.session.sop, unknown[0], edge.source)
+        return edit is not None and self.session.push(edit)
 
 
 class ToolForm(Form):
@@ -145,18 +214,43 @@ class ToolForm(Form):
 
     def __init__(self, session, parent=None):
         super().__init__(session, parent)
-        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True)
-        self.add("Description", "description", _text(60))
-        method = _combo("GET", "POST", "PUT", "PATCH", "DELETE")
+        self.add("Name", "name", QLineEdit(), parse=f.identifier, on_finish=True,
+                 make_edit=lambda old, new: RenameTool(old, new))
+        self.add("Description", "description", text_box(60))
+        method = combo("GET", "POST", "PUT", "PATCH", "DELETE")
         method.setEditable(True)
         self.add("Method", "method", method)
         self.add("URL", "url", QLineEdit())
-        self.add("Parameters (JSON Schema)", "parameters", _text(120), parse=parse_schema,
-                 show=show_json, on_finish=True)
-        self.add("Outputs (JSON list)", "outputs", _text(120), parse=parse_outputs,
-                 show=show_outputs, on_finish=True)
         self.add("Errors (comma list)", "errors", QLineEdit(), parse=f.comma_list,
                  show=f.show_comma_list)
+        self.parameters, self.outputs = ParametersTable(session), OutputsTable(session)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.parameters, "Parameters")
+        self.tabs.addTab(self.outputs, "Outputs")
+        self.tabs.addTab(self._advanced(), "Advanced (JSON)")
+        self.layout_.addRow(self.tabs)
+
+    def _advanced(self) -> QWidget:
+        """The raw JSON Schema of the parameters and the outputs list, for what the tables
+        do not show."""
+        page = QWidget()
+        layout = QFormLayout(page)
+        for label, field, to_value, to_text in (
+                ("Parameters (JSON Schema)", "parameters", parse_schema, show_json),
+                ("Outputs (JSON list)", "outputs", parse_outputs, show_outputs)):
+            binding = f.Binding(self, field, text_box(140), parse=to_value, show=to_text,
+                                on_finish=True)
+            self.bindings[field] = binding
+            layout.addRow(QLabel(label))
+            layout.addRow(binding.row())
+        return page
+
+    def load(self, ident=None) -> bool:
+        if not super().load(ident):
+            return False
+        self.parameters.load(ident)
+        self.outputs.load(ident)
+        return True
 
 
 # --- conversions ------------------------------------------------------------------------------
@@ -210,3 +304,4 @@ def parse_outputs(text: str) -> list:
 
 def show_outputs(value) -> str:
     return show_json([o.model_dump(mode="json", exclude_defaults=True) for o in value or []])
+

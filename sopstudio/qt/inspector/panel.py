@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
+from .data_forms import KnowledgeForm, VariableForm
 from .forms import EdgeForm, NodeForm, SopForm, ToolForm
 
 
@@ -15,7 +16,8 @@ class InspectorPanel(QWidget):
         self.heading = QLabel()
         self.heading.setStyleSheet("font-weight: bold; padding: 4px;")
         self.forms = {"sop": SopForm(session), "node": NodeForm(session),
-                      "edge": EdgeForm(session), "tool": ToolForm(session)}
+                      "edge": EdgeForm(session), "tool": ToolForm(session),
+                      "variable": VariableForm(session), "knowledge": KnowledgeForm(session)}
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.stack = QStackedWidget()
@@ -55,6 +57,12 @@ class InspectorPanel(QWidget):
     def show_tool(self, name: str) -> None:
         self._show("tool", name, f"Tool {name}")
 
+    def show_variable(self, name: str) -> None:
+        self._show("variable", name, f"Variable {name}")
+
+    def show_knowledge(self, index: int) -> None:
+        self._show("knowledge", index, f"Knowledge entry {index + 1}")
+
     def show_sop(self) -> None:
         self._flush()
         self.current = "sop"
@@ -78,6 +86,10 @@ class InspectorPanel(QWidget):
             form = self.forms[self.current]
             if not form.load(form.ident):
                 self.show_sop()
+                return
+            if self.current in ("node", "edge", "tool", "variable"):
+                kind = self.current.capitalize()
+                self.heading.setText(f"{kind} {form.ident}")  # it may have been renamed
 
     def form(self, kind: str):
         return self.forms[kind]

@@ -17,7 +17,7 @@ from .batch import BatchDialog
 from .dock import SimulationDock
 from .overlay import CoverageLegend, SimOverlay
 from .runs import RunHistoryPane, load_stored_run
-from .settings import ProfileDialog
+from .settings import ProfileDialog, save_endpoint_findings
 
 
 class SimulationUi(QObject):
@@ -73,6 +73,7 @@ class SimulationUi(QObject):
         session = self.window.session
         self.dock.snapshot_changed.connect(self.overlay.show_run)
         self.dock.run_finished.connect(lambda *_: self.runs.refresh())
+        self.dock.run_finished.connect(self._keep_endpoint_findings)
         self.runs.open_requested.connect(self.open_stored_run)
         session.changed.connect(lambda *_: self.overlay.refresh())  # after the scene synced
         session.replaced.connect(self._on_replaced)
@@ -81,6 +82,12 @@ class SimulationUi(QObject):
         app = QCoreApplication.instance()
         if app is not None:  # quitting may skip the deferred shutdown after the close event
             app.aboutToQuit.connect(self.shutdown)
+
+    def _keep_endpoint_findings(self, *_) -> None:
+        """A run may have found out that its server refuses a named tool_choice: the profile
+        remembers it, so the next session does not probe again."""
+        if save_endpoint_findings(self.window.settings):
+            self.dock.refresh_profiles()
 
     def _on_replaced(self) -> None:
         self.overlay.show_run(None)
@@ -151,6 +158,7 @@ class SimulationUi(QObject):
                                      self.window.store_link, self.window)
             self.batch.batch_finished.connect(self.show_coverage)
             self.batch.batch_finished.connect(lambda *_: self.runs.refresh())
+            self.batch.batch_finished.connect(self._keep_endpoint_findings)
             self.batch.open_result.connect(self.open_batch_result)
         self.batch.show()
         self.batch.raise_()

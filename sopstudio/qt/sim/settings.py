@@ -1,9 +1,12 @@
-"""Endpoint profiles for model agents: base URL, model and temperature of OpenAI-compatible servers.
+"""Endpoint profiles for model agents: base URL, model, temperature, guidance and context size of
+OpenAI-compatible servers.
 
 Profiles are kept in QSettings (JSON, without any key). The key is read from the environment
 variable the profile names, or typed for this session only: it lives in `_SESSION_KEYS`, in memory,
 and is never written to settings, the store or exported files. "Test connection" lists the
-server's models off the GUI thread.
+server's models off the GUI thread. A profile also remembers whether its server accepts a named
+`tool_choice` (the engine finds out on the first guided call; `save_endpoint_findings` writes it
+back after a run), so the next session does not probe again.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ from dataclasses import asdict, dataclass, fields
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
-                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout)
+                               QHBoxLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout)
 
 from ...core.errors import SopStudioError
+from ...engine.guidance import MODES as GUIDANCE_MODES
+from ...engine.llm_client import named_choice_support, remember_named_choice
 from ..workers import BackgroundRunner
 
 SETTINGS_KEY = "simulation/profiles"
@@ -37,6 +42,9 @@ class Profile:
     model: str
     temperature: float = 0.0
     api_key_env: str = ""
+    guidance: str = "auto"      # the DPA's guided function choice: auto | strict | off
+    context_tokens: int = 0     # the server's context size (0: unknown, nothing refused early)
+    named_choice: bool | None = None  # the server accepts a named tool_choice (None: not tried)
 
     @classmethod
     def from_dict(cls, data: dict) -> "Profile":
@@ -48,9 +56,13 @@ class Profile:
 
     def llm_settings(self):
         from ...engine.llm_client import LLMSettings
+        if self.named_choice is not None and named_choice_support(self.base_url) is None:
+            remember_named_choice(self.base_url, self.named_choice)  # no probe needed
+        guidance = self.guidance if self.guidance in GUIDANCE_MODES else "auto"
         return LLMSettings(base_url=self.base_url, model=self.model,
                            temperature=float(self.temperature), api_key_env=self.api_key_env,
-                           api_key=_SESSION_KEYS.get(self.name))
+                           api_key=_SESSION_KEYS.get(self.name), guidance=guidance,
+                           context_tokens=int(self.context_tokens) or None)
 
 
 def set_session_key(name: str, key: str | None) -> None:
@@ -72,6 +84,26 @@ def load_profiles(settings) -> list[Profile]:
 def save_profiles(settings, profiles: list[Profile]) -> None:
     settings.setValue(SETTINGS_KEY, json.dumps([p.to_dict() for p in profiles]))
     settings.sync()
+
+
+def save_endpoint_findings(settings) -> bool:
+    """Write back what runs found out about the servers (named tool_choice accepted or not);
+    True when a profile changed."""
+    profiles = load_profiles(settings)
+    changed = False
+    for profile in profiles:
+        found = named_choice_support(profile.base_url)
+        if found is not None and found != profile.named_choice:
+            profile.named_choice, changed = found, True
+    if changed:
+        save_profiles(settings, profiles)
+    return changed
+
+
+def named_choice_text(value: bool | None) -> str:
+    if value is None:
+        return "not tried yet (found out on the first guided call)"
+    return "accepted" if value else "refused by this server: guided runs go on without it"
 
 
 class ConnectionFailed(SopStudioError):
@@ -135,10 +167,26 @@ class ProfileDialog(QDialog):
         self.temperature = QDoubleSpinBox()
         self.temperature.setRange(0.0, 2.0)
         self.temperature.setSingleStep(0.1)
+        self.guidance = QComboBox()
+        self.guidance.addItems(list(GUIDANCE_MODES))
+        self.guidance.setToolTip("auto: offer only the functions legal now and name one when "
+                                 "exactly one is legal (small models need it); strict: always "
+                                 "name the expected one; off: offer every function")
+        self.context_tokens = QSpinBox()
+        self.context_tokens.setRange(0, 10_000_000)
+        self.context_tokens.setSingleStep(1024)
+        self.context_tokens.setSpecialValueText("unknown")
+        self.context_tokens.setToolTip("The server's context size: a prompt that cannot fit is "
+                                       "refused before it is sent, with the counts")
+        self.named_choice = QLabel()
+        self.named_choice.setWordWrap(True)
+        self.named_value: bool | None = None
         form = QFormLayout()
         for label, widget in (("Profile", self.chooser), ("Name", self.name),
                               ("Base URL", self.base_url), ("Model", self.model),
-                              ("Temperature", self.temperature),
+                              ("Temperature", self.temperature), ("Guidance", self.guidance),
+                              ("Context tokens", self.context_tokens),
+                              ("Named tool choice", self.named_choice),
                               ("Key variable", self.key_env), ("Key (session)", self.key)):
             form.addRow(label, widget)
         self.status = QLabel()
@@ -168,6 +216,10 @@ class ProfileDialog(QDialog):
         self.base_url.setText(p.base_url)
         self.model.setText(p.model)
         self.temperature.setValue(float(p.temperature))
+        self.guidance.setCurrentText(p.guidance if p.guidance in GUIDANCE_MODES else "auto")
+        self.context_tokens.setValue(int(p.context_tokens or 0))
+        self.named_value = p.named_choice
+        self.named_choice.setText(named_choice_text(p.named_choice))
         self.key_env.setText(p.api_key_env)
         self.key.setText(self.keys[index])
 
@@ -180,9 +232,14 @@ class ProfileDialog(QDialog):
 
     def current(self) -> Profile:
         """The profile as the form shows it."""
-        return Profile(self.name.text().strip() or "unnamed", self.base_url.text().strip(),
+        base_url = self.base_url.text().strip()
+        shown = self.profiles[self.shown] if 0 <= self.shown < len(self.profiles) else None
+        # what was found out about a server stays with its URL: a new URL is not tried yet
+        named = self.named_value if shown is None or shown.base_url == base_url else None
+        return Profile(self.name.text().strip() or "unnamed", base_url,
                        self.model.text().strip(), self.temperature.value(),
-                       self.key_env.text().strip())
+                       self.key_env.text().strip(), self.guidance.currentText(),
+                       self.context_tokens.value(), named)
 
     def _add(self) -> None:
         self.profiles.append(Profile(f"Profile {len(self.profiles) + 1}",

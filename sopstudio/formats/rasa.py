@@ -1,0 +1,503 @@
+"""Rasa CALM flows (`flows:` YAML, Rasa Pro 3.7+) and the domain's responses and slots, imported
+as one SOP per flow.
+
+Mapping (Rasa's flow-steps reference): `collect` → a node that asks for the slot (its
+`description` becomes the instructions, `utter`/`utter_ask_<slot>` the question, `rejections`
+become a conditional re-ask loop through a node that says the rejection); `action: utter_*` → a
+node that says the response text (from the domain when given, else the response name); a custom
+`action` → a tool of that name, whose outputs are the slots later conditions read and nothing
+else sets; `set_slots` → `set`; `call` → a `kind: "subflow"` node referring to `<flow>.sop.json`;
+`link` → an end that names the linked flow; `noop` → a node with no actions; `next` (a step id,
+`END`, nested steps, or `if`/`then`/`else` lists with nested steps) → edges. A flow guard (`if:`)
+becomes a first decision. Conditions are translated by rasa_conditions.py; one that cannot be is
+kept as written (validation flags it as `bad-condition`) and noted. Each node carries a `rasa: <kind> <name>` note
+that the e2e-test reader (engine/scenarios_rasa.py) uses to match `utter` and `action_executed`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.inputs import InputError
+from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from ..core.yaml_input import loads_yaml
+from ._expr import names_read
+from .base import FormatError, ImportResult, quote, snake, unique
+from .rasa_conditions import not_matching, translate_condition
+
+END = "END"
+# Rasa's own actions: they run inside Rasa, not as tools the SOP binds.
+BUILTIN_ACTIONS = frozenset((
+    "action_listen", "action_restart", "action_session_start", "action_default_fallback",
+    "action_deactivate_loop", "action_revert_fallback_events", "action_two_stage_fallback",
+    "action_back", "action_unlikely_intent", "action_extract_slots", "action_cancel_flow",
+    "action_clean_stack", "action_correct_flow_slot", "action_run_slot_rejections",
+    "action_trigger_chitchat", "action_trigger_search", "action_block_digressions",
+    "action_continue_digression", "action_hangup", "action_repeat_bot_messages",
+    "action_reset_routing"))
+_SLOT_TYPES = {"text": "string", "bool": "boolean", "float": "number", "categorical": "string",
+               "list": "list", "any": "string"}
+STEP_KINDS = ("collect", "action", "set_slots", "call", "link", "noop")
+
+
+def looks_like(data) -> bool:
+    """A Rasa flows document: a mapping whose `flows` maps flow ids to mappings with `steps`."""
+    flows = data.get("flows") if isinstance(data, dict) else None
+    return isinstance(flows, dict) and bool(flows) and all(
+        isinstance(f, dict) and "steps" in f for f in flows.values())
+
+
+def looks_like_text(text: str) -> bool:
+    """Cheap test on raw text (for format guessing): a top-level `flows:` key."""
+    return re.search(r"^flows:\s*$", text, re.MULTILINE) is not None
+
+
+@dataclass
+class Domain:
+    """What the flows need from a Rasa domain: response texts and slot declarations."""
+
+    responses: dict[str, str] = field(default_factory=dict)
+    slots: dict[str, dict] = field(default_factory=dict)
+    # action -> slots its e2e-test stubs set (`stub_custom_actions` of test files beside the flows)
+    stubbed: dict[str, list[str]] = field(default_factory=dict)
+
+    def merge(self, other: "Domain") -> None:
+        self.responses.update(other.responses)
+        self.slots.update(other.slots)
+
+
+def load_domain(text: str, source: str) -> Domain:
+    data = _load(text, source) or {}
+    if not isinstance(data, dict):
+        raise FormatError("a Rasa domain is a mapping (responses:, slots:)", source=source)
+    domain = Domain()
+    responses, slots = data.get("responses") or {}, data.get("slots") or {}
+    if not isinstance(responses, dict) or not isinstance(slots, dict):
+        raise FormatError("a domain's 'responses' and 'slots' are mappings", source=source)
+    for name, variants in responses.items():
+        variants = variants if isinstance(variants, list) else []
+        texts = [v.get("text") for v in variants if isinstance(v, dict) and v.get("text")]
+        if texts:
+            domain.responses[str(name)] = str(texts[0])
+    for name, spec in slots.items():
+        domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
+    return domain
+
+
+def stubbed_slots(stubs: dict) -> dict[str, list[str]]:
+    """{action: [slot, ...]} from e2e tests' `stub_custom_actions` (`<test>::<action>` too)."""
+    found: dict[str, list[str]] = {}
+    for key, stub in stubs.items():
+        action = str(key).split("::")[-1]
+        for event in (stub or {}).get("events") or [] if isinstance(stub, dict) else []:
+            if isinstance(event, dict) and event.get("event") == "slot" and event.get("name"):
+                names = found.setdefault(action, [])
+                if str(event["name"]) not in names:
+                    names.append(str(event["name"]))
+    return found
+
+
+def _load(text: str, source: str):
+    try:
+        return loads_yaml(text, source)
+    except InputError as error:
+        raise FormatError(error.reason, source=source) from None
+
+
+# --- flows --------------------------------------------------------------------------------------
+
+def flows_of(text: str, source: str) -> dict[str, dict]:
+    data = _load(text, source)
+    if not looks_like(data):
+        raise FormatError("not a Rasa flows file (expected a top-level 'flows:' mapping of flow "
+                          "ids to flows with 'steps')", source=source)
+    return {str(k): v for k, v in data["flows"].items()}
+
+
+def import_flows(text: str, source: str, domain: Domain | None = None) -> list[ImportResult]:
+    """One SOP per flow of a flows file (pattern flows included, marked in title/description)."""
+    return [import_flow(flow_id, spec, domain or Domain())
+            for flow_id, spec in flows_of(text, source).items()]
+
+
+def import_project(sources: list[tuple[str, str]], domain: Domain | None = None
+                   ) -> list[ImportResult]:
+    """Every flow of several YAML files ((source, text) pairs, e.g. a project's data folder).
+    Files that hold a domain (`responses:` / `slots:`) are merged into the domain unless one is
+    given; other YAML files (NLU data, tests, config) are skipped. Flow ids are unique."""
+    flows: dict[str, dict] = {}
+    found = Domain()
+    for source, text in sources:
+        data = _load(text, source)
+        if isinstance(data, dict) and isinstance(data.get("stub_custom_actions"), dict):
+            found.stubbed.update(stubbed_slots(data["stub_custom_actions"]))
+        if looks_like(data):
+            for flow_id, spec in data["flows"].items():
+                if str(flow_id) in flows:
+                    raise FormatError(f"flow '{flow_id}' is defined twice", source=source)
+                flows[str(flow_id)] = spec
+        elif isinstance(data, dict) and ("responses" in data or "slots" in data):
+            found.merge(load_domain(text, source))
+    if not flows:
+        raise FormatError("no Rasa flows found (no YAML file with a top-level 'flows:')")
+    use = domain if domain is not None else found
+    use.stubbed = {**found.stubbed, **use.stubbed}
+    return [import_flow(flow_id, spec, use) for flow_id, spec in flows.items()]
+
+
+def import_rasa(text: str, source: str = "<paste>") -> ImportResult:
+    """The registry's entry: the first flow that is not a pattern (the others are listed)."""
+    results = import_flows(text, source)
+    main = next((r for r in results if not r.sop.id.startswith("pattern_")), results[0])
+    others = [r.sop.id for r in results if r is not main]
+    if others:
+        main.notes.append(f"the file holds {len(results)} flows; imported '{main.sop.id}' "
+                          f"(import to a folder with --from rasa -o DIR for all: "
+                          f"{', '.join(others)})")
+    return main
+
+
+def import_flow(flow_id: str, spec: dict, domain: Domain) -> ImportResult:
+    if not isinstance(spec, dict) or not isinstance(spec.get("steps"), list):
+        raise FormatError(f"flow '{flow_id}': 'steps' must be a list of steps")
+    builder = _FlowBuilder(flow_id, spec, domain)
+    sop = builder.build()
+    return ImportResult(sop, builder.notes, "rasa")
+
+
+def _intent_name(intent) -> str:
+    """An `nlu_trigger` intent: a name, or {name, confidence_threshold}."""
+    return str(intent.get("name") if isinstance(intent, dict) else intent)
+
+
+def _is_step(item) -> bool:
+    return isinstance(item, dict) and any(kind in item for kind in STEP_KINDS)
+
+
+class _FlowBuilder:
+    def __init__(self, flow_id: str, spec: dict, domain: Domain):
+        self.flow_id, self.spec, self.domain = flow_id, spec, domain
+        self.nodes: list[Node] = []
+        self.edges: list[Edge] = []
+        self.tools: dict[str, Tool] = {}
+        self.collected: dict[str, Variable] = {}
+        self.set_names: set[str] = set()
+        self.taken: set[str] = set()
+        self.node_of: dict[int, str] = {}   # id(step dict) -> node id
+        self.by_step_id: dict[str, str] = {}
+        self.notes: list[str] = []
+        self.end_id: str | None = None
+
+    def build(self) -> SOP:
+        steps = self.spec["steps"]
+        self._assign(steps)
+        first = self._emit(steps, None) if steps else self._end()
+        start = self._guard(first)
+        self._infer_outputs()
+        self._bound_loops(start)
+        pattern = self.flow_id.startswith("pattern_")
+        title = str(self.spec.get("name") or self.flow_id.replace("_", " "))
+        description = str(self.spec.get("description") or "")
+        if pattern:
+            title, description = f"[pattern] {title}", f"Rasa pattern flow. {description}".strip()
+        triggers = [_intent_name(t.get("intent")) for t in self.spec.get("nlu_trigger") or []
+                    if isinstance(t, dict)]
+        if triggers:
+            description += " Started by the intents: " + ", ".join(map(str, triggers)) + "."
+        return SOP(id=self.flow_id, title=title, description=description.strip(), start=start,
+                   variables=self._variables(), tools=list(self.tools.values()),
+                   nodes=self.nodes, edges=self.edges)
+
+    # ids first, so `next: <step id>` can point forward
+    def _assign(self, steps) -> None:
+        if not isinstance(steps, list):
+            raise FormatError(f"flow '{self.flow_id}': steps must be a list")
+        for step in steps:
+            if not isinstance(step, dict):
+                raise FormatError(f"flow '{self.flow_id}': a step must be a mapping, got "
+                                  f"{step!r}")
+            node_id = unique(snake(str(step.get("id") or self._default_id(step)), "step"),
+                             self.taken)
+            self.node_of[id(step)] = node_id
+            if step.get("id") is not None:
+                self.by_step_id[str(step["id"])] = node_id
+            nxt = step.get("next")
+            if isinstance(nxt, list) and nxt and all(_is_step(item) for item in nxt):
+                self._assign(nxt)
+                continue
+            for branch in nxt if isinstance(nxt, list) else []:
+                for key in ("then", "else"):
+                    if isinstance(branch, dict) and isinstance(branch.get(key), list):
+                        self._assign(branch[key])
+
+    @staticmethod
+    def _default_id(step: dict) -> str:
+        for kind in ("collect", "action", "call", "link"):
+            if kind in step:
+                return f"{'' if kind == 'action' else kind + '_'}{step[kind]}"
+        return "set_slots" if "set_slots" in step else "noop" if "noop" in step else "step"
+
+    def _emit(self, steps: list, follow: str | None) -> str:
+        """Nodes and edges of a step list; after its last step the flow goes to `follow`
+        (None: the end of the flow). Returns the first node's id."""
+        for index, step in enumerate(steps):
+            default = self.node_of[id(steps[index + 1])] if index + 1 < len(steps) else follow
+            self._step(step, default)
+        return self.node_of[id(steps[0])]
+
+    def _step(self, step: dict, default: str | None) -> None:
+        node_id = self.node_of[id(step)]
+        kind = next((k for k in STEP_KINDS if k in step), None)
+        node = Node(id=node_id)
+        self.nodes.append(node)  # before a collect's rejection nodes
+        if kind == "collect":
+            self._collect(node, step)
+        elif kind == "action":
+            self._action(node, str(step["action"]))
+        elif kind == "set_slots":
+            self._set_slots(node, step["set_slots"])
+        elif kind == "call":
+            node.kind, node.subflow = "subflow", f"{step['call']}.sop.json"
+            node.title, node.notes = f"Call {step['call']}", [f"rasa: call {step['call']}"]
+        elif kind == "link":
+            node.kind, node.outcome = "end", "linked"
+            node.title = f"Link to {step['link']}"
+            node.instructions = f"The conversation continues with the flow '{step['link']}'."
+            node.notes = [f"rasa: link {step['link']}"]
+        elif kind == "noop":
+            node.title, node.notes = "Decide", ["rasa: noop"]
+        else:
+            keys = ", ".join(map(str, step)) or "nothing"
+            node.title, node.notes = "Unsupported step", [f"unsupported Rasa step ({keys})"]
+            self.notes.append(f"step {node_id}: unsupported step kind ({keys}), kept as a note")
+        if node.kind != "end":
+            self._exits(node, step.get("next"), default)
+
+    def _collect(self, node: Node, step: dict) -> None:
+        slot = str(step["collect"])
+        utter = str(step.get("utter") or f"utter_ask_{slot}")
+        node.title, node.ask = f"Collect {slot}", [slot]
+        node.instructions = str(step.get("description") or "")
+        node.say = self.domain.responses.get(utter)
+        node.notes = [f"rasa: collect {slot} {utter}"]
+        if step.get("ask_before_filling"):
+            node.notes.append("ask_before_filling: asked even when the slot is already filled")
+        if step.get("reset_after_flow_ends") is False:
+            node.notes.append("reset_after_flow_ends: false (the slot keeps its value)")
+        self.collected.setdefault(slot, self._variable(slot, str(step.get("description") or "")))
+        for number, rejection in enumerate(step.get("rejections") or [], 1):
+            self._rejection(node, slot, number, rejection)
+
+    def _rejection(self, node: Node, slot: str, number: int, rejection) -> None:
+        """Rasa rejects the value when the condition holds: say why and ask again. A rejection
+        of every value that does not match a pattern is the variable's `pattern` instead."""
+        if not isinstance(rejection, dict) or "if" not in rejection:
+            return
+        unmatched = not_matching(str(rejection["if"]))
+        if unmatched and unmatched[0] == slot and not self.collected[slot].pattern:
+            self.collected[slot].pattern = unmatched[1]
+            utter = str(rejection.get("utter") or "")
+            message = self.domain.responses.get(utter, utter)
+            node.instructions += f"\nA value that does not match is refused: {message}".rstrip()
+            node.instructions = node.instructions.strip()
+            return
+        when = self._condition(rejection["if"], node)
+        reject = Node(id=unique(f"{node.id}_rejected_{number}", self.taken),
+                      title=f"Reject {slot}", notes=[f"rasa: utter {rejection.get('utter', '')}"])
+        utter = str(rejection.get("utter") or "")
+        reject.say = self.domain.responses.get(utter, utter or f"That {slot} is not valid.")
+        self.nodes.append(reject)
+        node.max_attempts = node.max_attempts or 3  # bounds the re-ask loop
+        self._edge(node.id, reject.id, when)
+        self._edge(reject.id, node.id, None)
+
+    def _action(self, node: Node, name: str) -> None:
+        words = name.removeprefix("utter_").removeprefix("action_").replace("_", " ")
+        node.title = f"Say: {words}" if name.startswith("utter_") else words.capitalize()
+        if name.startswith("utter_"):
+            node.say = self.domain.responses.get(name, name)
+            node.notes = [f"rasa: utter {name}"]
+            if name not in self.domain.responses:
+                self.notes.append(f"{name}: no domain text (give --domain); the name is said")
+        elif name in BUILTIN_ACTIONS:
+            node.instructions = f"Rasa built-in action {name}."
+            node.notes = [f"rasa: builtin {name}"]
+        else:
+            node.tools = [name]
+            node.notes = [f"rasa: action {name}"]
+            tool = self.tools.setdefault(name, Tool(name=name,
+                                                    description=f"Rasa custom action {name}"))
+            # A custom action reads the tracker: the slots collected so far are its inputs.
+            for slot in self.collected:
+                tool.parameters.setdefault("properties", {}).setdefault(
+                    slot, {"type": self.collected[slot].type})
+
+    def _set_slots(self, node: Node, items) -> None:
+        pairs = items if isinstance(items, list) else [items]
+        node.notes = ["rasa: set_slots"]
+        for pair in pairs:
+            for name, value in (pair.items() if isinstance(pair, dict) else []):
+                node.set[str(name)] = quote(value)
+                self.set_names.add(str(name))
+        node.title = "Set " + ", ".join(node.set) if node.set else "Set slots"
+
+    def _exits(self, node: Node, nxt, default: str | None) -> None:
+        if nxt is None:
+            self._edge(node.id, self._target(default), None)
+        elif isinstance(nxt, str):
+            self._edge(node.id, self._target(nxt, node), None)
+        elif isinstance(nxt, list) and nxt and all(_is_step(item) for item in nxt):
+            self._edge(node.id, self._emit(nxt, None), None)  # nested steps, no condition
+        elif isinstance(nxt, list):
+            for branch in nxt:
+                self._branch(node, branch)
+        else:
+            raise FormatError(f"flow '{self.flow_id}', step {node.id}: 'next' must be a step "
+                              f"id, END or a list of if/then/else")
+
+    def _branch(self, node: Node, branch) -> None:
+        if not isinstance(branch, dict) or not ("then" in branch or "else" in branch):
+            raise FormatError(f"flow '{self.flow_id}', step {node.id}: each 'next' entry needs "
+                              f"'if' and 'then', or 'else'")
+        is_else = "else" in branch and "if" not in branch
+        target = branch["else"] if is_else else branch.get("then")
+        when = "else" if is_else else self._condition(branch.get("if"), node)
+        if isinstance(target, list):
+            dest = self._emit(target, None) if target else self._end()
+        else:
+            dest = self._target(None if target is None else str(target), node)
+        self._edge(node.id, dest, when)
+
+    def _target(self, name: str | None, node: Node | None = None) -> str:
+        if name is None or name == END:
+            return self._end()
+        if name in self.by_step_id:
+            return self.by_step_id[name]
+        if name in self.node_of.values():
+            return name  # a default successor (already a node id)
+        where = f", step {node.id}" if node else ""
+        raise FormatError(f"flow '{self.flow_id}'{where}: 'next' names no step '{name}'")
+
+    def _condition(self, text, node: Node) -> str:
+        when, ok = translate_condition(text)
+        if not ok:
+            node.notes.append(f"untranslated Rasa condition: {text}")
+            self.notes.append(f"step {node.id}: condition {text!r} kept as written (not in the "
+                              f"expression language; validation flags it)")
+        return when
+
+    def _edge(self, source: str, target: str, when: str | None) -> None:
+        self.edges.append(Edge(id=f"e{len(self.edges) + 1}", source=source, target=target,
+                               when=when))
+
+    def _end(self) -> str:
+        if self.end_id is None:
+            self.end_id = unique("end_of_flow", self.taken)  # `end` is a Mermaid keyword
+            self.nodes.append(Node(id=self.end_id, kind="end", title="End of flow",
+                                   outcome="resolved", notes=["rasa: end"]))
+        return self.end_id
+
+    def _guard(self, first: str) -> str:
+        guard = self.spec.get("if")
+        if guard is None or guard is True:
+            return first
+        if guard is False:
+            self.notes.append(f"flow '{self.flow_id}' has `if: false`: it starts only by a call "
+                              f"or link")
+            return first
+        node = Node(id=unique("flow_guard", self.taken), title="Flow guard", notes=["rasa: if"],
+                    instructions="Rasa starts the flow only when this guard holds; its slots "
+                                 "come from the conversation so far.")
+        when = self._condition(guard, node)
+        node.ask = [n for n in names_read(when) if n not in self.collected]  # known beforehand
+        closed = Node(id=unique("not_started", self.taken), kind="end", outcome="not-started",
+                      title="Flow not started (guard false)")
+        self.nodes[:0] = [node, closed]
+        self.edges[:0] = [Edge(id="g1", source=node.id, target=first, when=when),
+                          Edge(id="g2", source=node.id, target=closed.id, when="else")]
+        return node.id
+
+    def _variable(self, name: str, description: str) -> Variable:
+        kind, enum = self._slot_type(name)
+        return Variable(name=name, type=kind, enum=enum, description=description, source="user")
+
+    def _slot_type(self, name: str):
+        spec = self.domain.slots.get(name) or {}
+        values = spec.get("values")
+        return (_SLOT_TYPES.get(str(spec.get("type")), "string"),
+                list(values) if isinstance(values, list) and values else None)
+
+    def _infer_outputs(self) -> None:
+        """Where the slots that conditions read come from. Read on the way out of a custom
+        action (and not collected): that action's output (Rasa actions return slot events).
+        Read elsewhere and set by nothing: the custom action before it in the flow, else asked
+        where it is read (Rasa fills such slots from the conversation or its dialogue context)."""
+        order = {n.id: i for i, n in enumerate(self.nodes)}
+        by_id = {n.id: n for n in self.nodes}
+        reads: dict[str, str] = {}  # slot -> the first node (in flow order) that reads it
+        for source, expression in [(e.source, e.when) for e in self.edges] + [
+                (n.id, x) for n in self.nodes for x in n.set.values()]:
+            for name in names_read(expression):
+                tools = by_id[source].tools
+                if tools and name not in self.collected and expression is not None:
+                    self._output(tools[0], name, "")
+                if name not in reads or order[source] < order[reads[name]]:
+                    reads[name] = source
+        known = set(self.collected) | self.set_names | {
+            o.name for tool in self.tools.values() for o in tool.outputs}
+        for name, reader in sorted(reads.items(), key=lambda item: order[item[1]]):
+            if name in known:
+                continue
+            at = order[reader]
+            action = next((n.tools[0] for n in reversed(self.nodes[:at + 1]) if n.tools), None)
+            if action:
+                self._output(action, name, "")
+            else:
+                kind, enum = self._slot_type(name)
+                self.collected[name] = Variable(name=name, type=kind, enum=enum, source="user")
+                if name not in by_id[reader].ask:
+                    by_id[reader].ask.append(name)
+                    self.notes.append(f"slot '{name}' is read before the flow sets it: asked in "
+                                      f"step {reader} (Rasa fills it from the conversation)")
+            known.add(name)
+        for tool in list(self.tools.values()):  # slots the tests' stubs show the action setting
+            for name in self.domain.stubbed.get(tool.name, []):
+                if name not in self.collected:
+                    self._output(tool.name, name, " (its test stub sets it)")
+
+    def _output(self, action: str, name: str, why: str) -> None:
+        tool = self.tools[action]
+        if any(o.name == name for o in tool.outputs):
+            return
+        kind, enum = self._slot_type(name)
+        tool.outputs.append(ToolOutput(name=name, type=kind, enum=enum))
+        self.notes.append(f"slot '{name}' taken as an output of action '{action}'{why}")
+
+    def _bound_loops(self, start: str) -> None:
+        """Rasa loops (a `next` back to an earlier step) are unbounded; each gets
+        `max_attempts` 3 on the step it returns to (the target of a depth-first back edge)."""
+        out: dict[str, list[str]] = {}
+        for edge in self.edges:
+            out.setdefault(edge.source, []).append(edge.target)
+        by_id = {n.id: n for n in self.nodes}
+        state = {start: 1}  # 1: on the depth-first stack, 2: done
+        stack = [(start, iter(out.get(start, [])))]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1 and by_id[child].max_attempts is None:
+                by_id[child].max_attempts = 3
+                self.notes.append(f"step {child}: a loop returns here; bounded to 3 visits")
+            elif child not in state:
+                state[child] = 1
+                stack.append((child, iter(out.get(child, []))))
+
+    def _variables(self) -> list[Variable]:
+        found = list(self.collected.values())
+        found += [Variable(name=n, source="set", type=self._slot_type(n)[0])
+                  for n in sorted(self.set_names - set(self.collected))]
+        return found
