@@ -62,7 +62,7 @@ def test_simulate_missing_parameter_blocks(capsys, sop_file):
 def test_bench_json_contract(capsys, sop_file):
     data = run_json(capsys, "bench", sop_file, "--json")
     assert data["scenarios"] == 18
-    assert set(data["metrics"]["overall"]) == M_KEYS | {"unrealized"}
+    assert set(data["metrics"]["overall"]) == M_KEYS | {"unrealized", "warnings"}
     assert set(data["metrics"]["by_type"]) == {"correct", "missing-parameter",
                                                "failing-function"}
     assert data["coverage"]["missing"] == []
@@ -216,15 +216,17 @@ def test_bench_table_shows_all_metrics_aligned(capsys, broken_file):
     start = next(i for i, line in enumerate(lines) if line.startswith("type"))
     table = lines[start:start + 5]
     assert table[0].split() == ["type", "ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr",
-                                "tsr", "runs", "unrealized"]
+                                "tsr", "runs", "unrealized", "warnings"]
     assert [row.split()[0] for row in table[1:]] == ["overall", "correct", "missing-parameter",
                                                      "failing-function"]
     assert len({len(row) for row in table}) == 1  # every row as wide as the heading
-    for heading in ("ujcs", "tsr", "runs", "unrealized"):  # right edges line up
+    for heading in ("ujcs", "tsr", "runs", "unrealized", "warnings"):  # right edges line up
         edge = table[0].index(heading) + len(heading)
         assert all(row[edge - 1] != " " and (edge == len(row) or row[edge] == " ")
                    for row in table)
     assert any(line.startswith("unrealized: ") for line in lines)
+    # the misspelt name fails at run time: counted, never silent
+    assert int(table[1].split()[-1]) > 0
 
 
 def test_journeys_says_how_many_are_shown_and_cover_prints_only_the_cover(capsys, sop_file):

@@ -15,12 +15,14 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_sops"
 
 def test_lossless_formats_drop_nothing_and_lossy_ones_say_what():
     sop = load_sop(SAMPLES / "email_update.sop.json")
-    for fmt in LOSSLESS_FORMATS:
-        assert losses(sop, fmt) == []
-    for fmt in set(EXPORT_FORMATS) - set(LOSSLESS_FORMATS):
+    # DOT, Mermaid and JourneyBench carry the exact data beside the drawing: nothing is lost
+    carried = ("dot", "mermaid", "journeybench")
+    for fmt in (*LOSSLESS_FORMATS, *carried):
+        assert losses(sop, fmt) == [], fmt
+    for fmt in set(EXPORT_FORMATS) - set(LOSSLESS_FORMATS) - set(carried):
         assert losses(sop, fmt), fmt
-    assert "knowledge: all 4 entries" in losses(sop, "mermaid")
-    assert "tools: url (5 of 5)" in losses(sop, "dot")
+    assert "SOP description" in losses(sop, "toolspecs")
+    assert losses(sop, "react-prompt")[0].startswith("node positions and the editable")
 
 
 def test_compare_names_fields_and_missing_items():
@@ -40,10 +42,10 @@ def test_cli_export_notes_what_the_format_drops_and_validation_errors(tmp_path, 
     sop.start = None  # a validation error
     path = tmp_path / "in.sop.json"
     save_sop(sop, path)
-    assert run(["export", str(path), "--to", "mermaid", "-o", str(tmp_path / "out.mmd")]) == 0
+    assert run(["export", str(path), "--to", "toolspecs", "-o", str(tmp_path / "out.json")]) == 0
     err = capsys.readouterr().err.splitlines()
-    note = next(line for line in err if line.startswith("note: mermaid drops: "))
-    assert "; ".join(losses(sop, "mermaid")) in note
+    note = next(line for line in err if line.startswith("note: toolspecs drops: "))
+    assert "; ".join(losses(sop, "toolspecs")) in note
     assert any(line.startswith("warning:") and "validation error" in line for line in err)
     assert run(["export", str(path), "--to", "json", "-o", str(tmp_path / "o.json")]) == 0
     assert not any(line.startswith("note:") for line in capsys.readouterr().err.splitlines())

@@ -71,9 +71,13 @@ def test_dot_labels_and_several_labelled_exits_branch():
     assert sop.node("d").kind == "end" and errors(sop) == []
 
 
-def test_dot_unlabelled_exits_of_a_plain_node_are_all_followed():
-    sop = import_text("digraph { a -> b; a -> c; }").sop
-    assert sop.node("a").branching == "all"
+def test_dot_unlabelled_exits_of_a_plain_node_become_a_choice_not_every_branch():
+    result = import_text('digraph { a -> b; a -> c; b [label="Reset modem"]; }')
+    sop = result.sop
+    assert sop.node("a").branching == "first" and sop.node("a").ask == ["decision"]
+    assert [e.when for e in sop.out_edges("a")] == ["decision == 'Reset modem'", "decision == 'c'"]
+    assert any("2 unlabelled exit(s)" in note for note in result.notes)
+    assert errors(sop) == []
 
 
 def test_malformed_dot_gives_line_number():

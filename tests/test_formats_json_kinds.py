@@ -60,11 +60,14 @@ def test_journeybench_single_node_definition_a3():
 def test_journeybench_export_shape_and_reimport():
     sop = import_file(FORMATS / "journeybench_loan.json").sop
     data = json.loads(export_sop(sop, "journeybench"))
-    assert set(data) == {"title", "description", "nodes", "edges"}
+    # the format's keys, then our extensions (JourneyBench readers ignore them)
+    assert set(data) == {"title", "description", "nodes", "edges", "id", "start", "knowledge",
+                         "variables", "edgeOrder"}
     node = data["nodes"][1]
     assert node["task_name"] == "Risk Assessment"
-    assert node["responsePathways"][0] == {
-        "conditions": [{"algebraicExpression": "riskLevel == 'acceptable'"}], "nextNodeId": "7"}
+    path = node["responsePathways"][0]
+    assert path["conditions"] == [{"algebraicExpression": "{riskLevel} == 'acceptable'"}]
+    assert path["nextNodeId"] == "7"
     tool = node["tools"][0]
     assert tool["extractVars"][0]["variableName"] == "financialStatus"
     assert tool["responseData"][0]["name"] == "riskLevel"
@@ -82,7 +85,9 @@ def test_journeybench_else_becomes_negation_of_siblings():
     data = json.loads(export_sop(sop, "journeybench"))
     paths = data["nodes"][0]["responsePathways"]
     assert paths[1]["conditions"][0]["algebraicExpression"] == \
-        "not ((order_status == 'shipped'))"
+        "not (({order_status} == 'shipped'))"
+    assert paths[1]["else"] is True
+    assert import_text(json.dumps(data), "journeybench").sop.edges[1].when == "else"
 
 
 def test_sop_bench_toolspecs_import_keeps_schema():

@@ -1,5 +1,5 @@
 """JourneyBench, DOT and Mermaid carry failure edges, attempt limits and tools' errors, so our
-own round trip validates; conditions (not labels) are what re-import reads."""
+own round trip validates; labels stay the author's, conditions travel beside them."""
 
 from __future__ import annotations
 
@@ -43,8 +43,9 @@ def test_journeybench_extra_fields_and_tool_details():
     node = next(n for n in data["nodes"] if n["id"] == "check_user")
     assert node["maxAttempts"] == 3
     failure = [p for p in node["responsePathways"] if p.get("onFailure")]
-    assert failure == [{"conditions": [{"algebraicExpression": "error == 'invalid_id'"}],
-                        "nextNodeId": "check_user", "onFailure": True}]
+    assert failure == [{"conditions": [{"algebraicExpression": "{error} == 'invalid_id'"}],
+                        "nextNodeId": "check_user", "onFailure": True, "id": "e3",
+                        "label": "invalid seller id"}]
     assert node["tools"][0]["errors"] == ["api_error", "invalid_id"]
     again = import_text(json.dumps(data), "journeybench").sop
     ticket = again.tool("create_reactivation_ticket")
@@ -58,8 +59,8 @@ def test_dot_writes_condition_label_tooltip_and_failure_marks():
     graph = parse_dot(export_sop(sop, "dot"))
     edge = graph.get_edge("check_user", "check_user")
     assert edge.attr["style"] == "dashed" and edge.attr["on"] == "failure"
-    assert edge.attr["label"] == "error == 'invalid_id'"
-    assert edge.attr["tooltip"] == "invalid seller id"
+    assert edge.attr["label"] == "invalid seller id"  # the author's label, shown
+    assert edge.attr["tooltip"] == "error == 'invalid_id'"
     assert graph.get_node("check_user").attr["tools"] == "check_user_status"
     again = import_text(export_sop(sop, "dot"), "dot").sop
     whens = {(e.source, e.target): e.when for e in again.edges}
@@ -70,7 +71,7 @@ def test_dot_writes_condition_label_tooltip_and_failure_marks():
 
 def test_mermaid_dotted_links_are_failures():
     text = export_sop(load_sop(LISTING), "mermaid")
-    assert "check_user -.->|\"error == 'invalid_id'\"| check_user" in text
+    assert "check_user -.->|\"invalid seller id\"| check_user" in text
     again = import_text(text, "mermaid").sop
     assert [(e.source, e.target) for e in again.edges if e.on == "failure"] == [
         ("check_user", "check_user"), ("check_listing", "ask_listing")]

@@ -93,11 +93,15 @@ def runnable(sop, path: str):
         raise UnreadableFile(f"{path}: {error}") from None
 
 
-def warn_if_invalid(sop, path: str) -> None:
-    """One stderr line when the SOP has validation errors: its results may mean little."""
+def warn_if_invalid(sop, path: str, max_turns: int = DEFAULT_MAX_TURNS) -> None:
+    """One stderr line when the SOP has validation errors: its results may mean little; one
+    when a journey needs more turns than the runs are allowed (`long-journey`)."""
     from ..core.subflows import SubflowLoader
     from ..core.validate import ERROR, has_errors, validate
-    issues = validate(sop, SubflowLoader(path))
+    issues = validate(sop, SubflowLoader(path), max_turns)
+    for issue in issues:
+        if issue.code == "long-journey":
+            print(f"warning: {path}: {issue.message}", file=sys.stderr)
     if has_errors(issues):
         errors = sum(1 for issue in issues if issue.severity == ERROR)
         print(f"warning: {path} has {errors} validation error{'s' * (errors != 1)} (run "

@@ -10,8 +10,12 @@ error line and no metrics.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import sys
+from pathlib import Path
 
+from ..core.atomic import write_atomic
 from ..core.inputs import InputError, read_text
 from ..core.journeys import JourneyGraph
 from ..engine.agents import AGENT_KINDS
@@ -20,7 +24,7 @@ from ..engine.compiled import CompiledSop
 from ..engine.comparison import comparison_rows
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
-from ..engine.scenarios_csv import load_mapping, scenarios_from_csv
+from ..engine.scenarios_csv import csv_columns, load_mapping, propose_mapping, read_rows
 from ..engine.scenarios_rasa import load_tests_path, scenarios_from_rasa_tests
 from ..engine.scenarios_rasa import summary as rasa_summary
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
@@ -32,6 +36,26 @@ NAME = "bench"
 HELP = "batch-run generated scenarios with an agent and print the metrics"
 # Table columns: (heading, metrics key); the JSON keeps the long names.
 COLUMNS = tuple(zip(("ujcs", "tta", "tca", "path", "leaf", "ecr", "c_tsr", "tsr"), RATES))
+CSV_HELP = """CSV test sets (SOP-Bench style): one test per row, columns named in a JSON mapping:
+
+  {"id": "case",
+   "inputs": ["seller_id", "listing_id"],
+   "tool_outputs": {"user_status": "check_user_status.user_status"},
+   "expected": {"final_outcome": "outcome"}}
+
+  inputs        columns the user gives (column = variable, or {"column": "variable"})
+  tool_outputs  "column": "tool.output" -- what each tool returns in that row
+  expected      "column": "outcome" | "end_node" | a variable whose final value is checked
+  id            the column naming each test (default row1, row2, ...)
+
+Blank cells are values the row does not give; list cells may be JSON or Python-style
+(['A', 'B']). A cell that does not fit fails its row only (row, column and value are
+reported) and the other rows run. `--mapping auto` proposes a mapping from column names
+matching variables, tool parameters and outputs, writes it beside the CSV as
+NAME.mapping.json for editing (an existing one is used, never overwritten) and runs it:
+
+  sopstudio bench sample_sops/listing_blocked.sop.json --csv tests.csv --mapping auto
+"""
 
 
 def add_arguments(parser) -> None:
@@ -47,12 +71,15 @@ def add_arguments(parser) -> None:
     parser.add_argument("--limit", type=positive_int, help="run at most N scenarios")
     parser.add_argument("--csv", help="run a SOP-Bench style CSV test set (one scenario per row) "
                                       "instead of generated scenarios; needs --mapping")
-    parser.add_argument("--mapping", help="JSON column mapping of the CSV: inputs, tool_outputs, "
-                                          "expected (see sopstudio/engine/scenarios_csv.py)")
+    parser.add_argument("--mapping", metavar="MAP.json|auto",
+                        help="JSON column mapping of the CSV (see below), or 'auto' to propose "
+                             "one from the column names and write it beside the CSV")
     parser.add_argument("--rasa-tests", metavar="TESTS.yml",
                         help="run Rasa e2e test cases (a file or a tests folder; those of this "
                              "flow, others are listed as not applicable) instead of generated "
                              "scenarios")
+    parser.epilog = CSV_HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--workers", type=positive_int, default=min(8, os.cpu_count() or 1))
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_arguments(parser)
@@ -70,14 +97,16 @@ def agent_list(text: str) -> list[str]:
 
 def run(args) -> int:
     sop = load_or_exit(args.file)
-    warn_if_invalid(sop, args.file)
+    warn_if_invalid(sop, args.file, args.max_turns)
     sop = runnable(sop, args.file)
     cs = CompiledSop(sop)
+    problems: list = []
     rasa_tests = _rasa_tests(args, cs) if args.rasa_tests else None
     if rasa_tests is not None:
         scenarios = rasa_tests.scenarios
     else:
-        scenarios = _csv_scenarios(args, cs) if args.csv or args.mapping else generate(cs)
+        scenarios = _csv_scenarios(args, cs, problems) if args.csv or args.mapping \
+            else generate(cs)
     if args.limit is not None:
         scenarios = scenarios[:args.limit]
     agents = args.agents or [args.agent]
@@ -90,6 +119,9 @@ def run(args) -> int:
     with open_store_unless(args) as store:
         for agent in agents:
             reports[agent] = _bench_one(store, args, agent, sop, cs, scenarios)
+    for report in reports.values():
+        if args.csv:
+            report["csv_problems"] = [p.to_dict() for p in problems]
     if rasa_tests is not None:
         for report in reports.values():
             report["rasa_tests"] = rasa_summary(rasa_tests, report["runs"])
@@ -143,14 +175,38 @@ def comparison_table(by_agent: dict[str, dict]) -> list[str]:
                   ("type", "agent"))
 
 
-def _csv_scenarios(args, cs) -> list:
+def _csv_scenarios(args, cs, problems: list) -> list:
+    """The CSV's scenarios; rows that do not fit go to `problems` (reported, not run)."""
     if not (args.csv and args.mapping):
         raise UsageError("--csv and --mapping go together")
     try:  # bounded and UTF-8 checked like every input (core/inputs.py)
         text = read_text(args.csv)
     except InputError as error:
         raise UnreadableFile(f"{args.csv}: {error.detail}") from None
-    return scenarios_from_csv(cs, text, load_mapping(args.mapping))
+    mapping = _auto_mapping(args.csv, cs, text) if args.mapping == "auto" \
+        else load_mapping(args.mapping)
+    rows = read_rows(cs, text, mapping)
+    problems += rows.problems
+    return rows.scenarios
+
+
+def _auto_mapping(csv_path: str, cs, text: str) -> dict:
+    """Propose a mapping and write it beside the CSV (an existing file is used as it is)."""
+    path = Path(csv_path).with_suffix(".mapping.json")
+    if path.exists():
+        print(f"note: using the existing mapping {path} (delete it to propose a new one)",
+              file=sys.stderr)
+        return load_mapping(path)
+    mapping, left = propose_mapping(cs, csv_columns(text))
+    try:
+        write_atomic(path, json.dumps(mapping, indent=2) + "\n")
+    except OSError as error:
+        raise UnreadableFile(f"{path}: cannot write the proposed mapping ({error.strerror})"
+                             ) from None
+    unmapped = f"; columns not mapped: {', '.join(left)}" if left else ""
+    print(f"note: proposed a column mapping in {path} — edit it and rerun with --mapping "
+          f"{path}{unmapped}", file=sys.stderr)
+    return mapping
 
 
 def _rasa_tests(args, cs):
@@ -183,6 +239,8 @@ def _print_report(args, data: dict) -> None:
               f"follow, counted as failures: {', '.join(data['unrealized'])}")
     for error in data["errors"]:
         print(f"failed run {error}")
+    for problem in data.get("csv_problems", []):
+        print(f"CSV row {problem['row']} (line {problem['line']}) not run: {problem['message']}")
     if "rasa_tests" in data:
         tests = data["rasa_tests"]
         print(f"Rasa test cases: {tests['passed']} passed, {tests['failed']} failed, "
@@ -204,7 +262,7 @@ def metrics_table(metrics: dict) -> list[str]:
 def _table(labels: list[tuple], rows: list[dict], heads: tuple) -> list[str]:
     widths = [max(len(head), *(len(label[i]) for label in labels))
               for i, head in enumerate(heads)]
-    headings = [h for h, _ in COLUMNS] + ["runs", "unrealized"]
+    headings = [h for h, _ in COLUMNS] + ["runs", "unrealized", "warnings"]
     cells = [max(5, len(h)) for h in headings]
 
     def line(first: tuple, values: list[str]) -> str:
@@ -213,7 +271,7 @@ def _table(labels: list[tuple], rows: list[dict], heads: tuple) -> list[str]:
     lines = [line(heads, headings)]
     for label, m in zip(labels, rows):
         values = [_rate(m.get(key)) for _, key in COLUMNS]
-        values += [str(m.get("runs", 0)), str(m.get("unrealized", 0))]
+        values += [str(m.get(key, 0)) for key in ("runs", "unrealized", "warnings")]
         lines.append(line(label, values))
     return lines
 

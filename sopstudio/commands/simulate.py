@@ -40,7 +40,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     sop = load_or_exit(args.file)
-    warn_if_invalid(sop, args.file)
+    warn_if_invalid(sop, args.file, args.max_turns)
     sop = runnable(sop, args.file)
     cs = CompiledSop(sop)
     journey, scenario = _pick(args, cs, sop)

@@ -2,17 +2,22 @@
 
 Built once per SOP and shared (read-only) by the orchestrator, the reference walk that computes
 expected traces, the value generator and the batch runner; this is what makes a step cheap.
-Conditions that fail to evaluate (a name not set yet, a type mismatch) count as false at run time.
+Conditions that fail to evaluate (a name not set yet, a type mismatch) count as false at run time,
+and an assignment that fails leaves its name unset; neither is silent when the caller passes a
+`warn(expr, error)` callback (the orchestrator records a `warning` trace event, DESIGN §3).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..core.errors import SopStudioError
 from ..core.expr import Expr, ExprError, is_else, parse
 from ..core.model import SOP, Edge, Node, Tool
+
+
+Warn = Callable[[Expr, ExprError], None]
 
 
 class EngineError(SopStudioError):
@@ -35,8 +40,8 @@ class CEdge:
     def target(self) -> str:
         return self.edge.target
 
-    def holds(self, env: Mapping[str, Any]) -> bool:
-        return self.cond is None or truth(self.cond, env)
+    def holds(self, env: Mapping[str, Any], warn: Warn | None = None) -> bool:
+        return self.cond is None or truth(self.cond, env, warn)
 
 
 @dataclass
@@ -106,13 +111,13 @@ class CompiledSop:
         return self.outputs.get(name) or self.variables.get(name)
 
 
-def choose_success(cnode: CNode, env: Mapping[str, Any]) -> list[CEdge]:
+def choose_success(cnode: CNode, env: Mapping[str, Any], warn: Warn | None = None) -> list[CEdge]:
     """Edges leaving a node that finished: first match (else as fallback) or all that hold."""
     chosen, fallback = [], None
     for cedge in cnode.success:
         if cedge.is_else:
             fallback = fallback or cedge
-        elif cedge.holds(env):
+        elif cedge.holds(env, warn):
             chosen.append(cedge)
             if cnode.node.branching != "all":
                 break
@@ -121,13 +126,14 @@ def choose_success(cnode: CNode, env: Mapping[str, Any]) -> list[CEdge]:
     return chosen
 
 
-def choose_failure(cnode: CNode, env: Mapping[str, Any]) -> CEdge | None:
+def choose_failure(cnode: CNode, env: Mapping[str, Any],
+                   warn: Warn | None = None) -> CEdge | None:
     """The first failure edge whose condition holds for this error (env has `error`, `tool`)."""
     fallback = None
     for cedge in cnode.failure:
         if cedge.is_else:
             fallback = fallback or cedge
-        elif cedge.holds(env):
+        elif cedge.holds(env, warn):
             return cedge
     return fallback
 
@@ -150,25 +156,31 @@ def tool_arguments(cs: CompiledSop, cnode: CNode, tool: Tool,
     return args, missing
 
 
-def guard_holds(cnode: CNode, tool_name: str, env: Mapping[str, Any]) -> bool:
+def guard_holds(cnode: CNode, tool_name: str, env: Mapping[str, Any],
+                warn: Warn | None = None) -> bool:
     guard = cnode.tool_when.get(tool_name)
-    return guard is None or truth(guard, env)
+    return guard is None or truth(guard, env, warn)
 
 
-def truth(expr, env: Mapping[str, Any]) -> bool:
-    """A condition's value; one that cannot be evaluated (unknown name, type error) is false."""
+def truth(expr, env: Mapping[str, Any], warn: Warn | None = None) -> bool:
+    """A condition's value; one that cannot be evaluated (unknown name, type error) is false
+    (and reported to `warn` when given)."""
     try:
         return bool(expr.evaluate(env))
-    except ExprError:
+    except ExprError as error:
+        if warn is not None:
+            warn(expr, error)
         return False
 
 
-def run_sets(cnode: CNode, env: dict[str, Any]) -> dict[str, Any]:
+def run_sets(cnode: CNode, env: dict[str, Any], warn: Warn | None = None) -> dict[str, Any]:
     """Evaluate the node's assignments in order into env; returns what was assigned."""
     assigned = {}
     for name, expr in cnode.sets:
         try:
             env[name] = assigned[name] = expr.evaluate(env)
-        except ExprError:
+        except ExprError as error:
+            if warn is not None:
+                warn(expr, error)
             continue  # a set that cannot be computed leaves the name unset (conditions see it)
     return assigned

@@ -17,7 +17,9 @@ Unrealised scenarios (``scenario.realized`` false: the SOP itself cannot follow 
 condition reads a misspelt name) are COUNTED AS FAILURES, not left out: their expected values come
 from the journey, and every accuracy flag of such a run (tta, tca, path, leaf, correct) is 0 whatever
 the agent did, so a broken SOP can never get a perfect score. ``complete`` stays honest (ECR says
-whether runs ended by themselves). Each aggregate carries ``unrealized``, the number of such runs.
+whether runs ended by themselves). Each aggregate carries ``unrealized``, the number of such runs,
+and ``warnings``, the number of conditions and assignments that failed at run time (``warning``
+trace events: a condition taken as false, a variable left unset).
 
 ``summarize`` always reports the three scenario types (plus any other type seen, e.g. imported); a
 type without runs has ``runs`` 0, ``unrealized`` 0 and every other metric None.
@@ -59,7 +61,8 @@ def run_metrics(trace: Trace, scenario) -> dict:
            "path": trace.path == want_path,
            "leaf": bool(trace.path) and bool(want_path) and trace.path[-1] == want_path[-1],
            "complete": complete, "correct": bool(correct), "outcome": trace.outcome,
-           "expected_outcome": expected.get("outcome"), "realized": realized}
+           "expected_outcome": expected.get("outcome"), "realized": realized,
+           "warnings": sum(1 for event in trace.events if event.type == "warning")}
     if not realized:  # counted as a failure whatever happened (see the module docstring)
         row.update(tta=0, tca=0.0, path=False, leaf=False, correct=False)
     return row
@@ -68,7 +71,7 @@ def run_metrics(trace: Trace, scenario) -> dict:
 def aggregate(rows: list[dict]) -> dict:
     runs = len(rows)
     if not runs:
-        return {k: None for k in RATES} | {"runs": 0, "unrealized": 0}
+        return {k: None for k in RATES} | {"runs": 0, "unrealized": 0, "warnings": 0}
     aligned = [r for r in rows if r["tta"]]
     complete = [r for r in rows if r["complete"]]
     correct = sum(1 for r in rows if r["correct"])
@@ -81,7 +84,8 @@ def aggregate(rows: list[dict]) -> dict:
             "c_tsr": (sum(1 for r in complete if r["correct"]) / len(complete)) if complete else 0.0,
             "tsr": correct / runs,
             "runs": runs,
-            "unrealized": sum(1 for r in rows if r.get("realized") is False)}
+            "unrealized": sum(1 for r in rows if r.get("realized") is False),
+            "warnings": sum(r.get("warnings", 0) for r in rows)}
 
 
 def summarize(rows: list[dict]) -> dict:

@@ -478,11 +478,17 @@ class Orchestrator:
         if self.static:
             return
         cnode = self.compiled.nodes[self.node_id]
-        edge = choose_failure(cnode, {**self.variables, "error": error, "tool": tool})
+        edge = choose_failure(cnode, {**self.variables, "error": error, "tool": tool},
+                              self._expression_warning)
         if edge is not None:
             self._follow(edge)
         elif self.calls.get(tool, 0) >= cnode.node.attempts:
             self._grace("attempts-exhausted")
+
+    def _expression_warning(self, expr: Any, error: Exception) -> None:
+        """A condition or assignment that failed at run time: never silent (DESIGN §3)."""
+        self._emit("warning", node=self.node_id, code="expression",
+                   text=f"{expr.text} — {error}")
 
     # -- leaving nodes ----------------------------------------------------------------------
     def _do_finish(self, action: Action) -> None:
@@ -495,8 +501,8 @@ class Orchestrator:
         if cnode.node.kind == "end":
             self._reach_end(action)
             return
-        run_sets(cnode, self.variables)
-        chosen = choose_success(cnode, self.variables)
+        run_sets(cnode, self.variables, self._expression_warning)
+        chosen = choose_success(cnode, self.variables, self._expression_warning)
         if action.branch is not None:
             chosen = self._branch_choice(action.branch, cnode, chosen)
         if not chosen:

@@ -23,6 +23,8 @@ class Event:
     - transition: node (the node entered), source, edge (None on entering the start);
     - guardrail: text (the reflection), code, tool/arguments of the rejected action;
     - note: text, tool (a live tool answered from the mock because live calls are off);
+    - warning: text (the expression and its error), code "expression": a condition that failed
+      at run time (taken as false) or an assignment that failed (its variable left unset);
     - end: node, outcome, text (the closing/grace message when there is one).
     `action` holds the agent action that produced the event (for replay); `operator` marks
     operator input (an edited tool result or text typed as the user) with what it replaced.

@@ -16,7 +16,6 @@ Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,8 +37,6 @@ EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", 
                   "react-prompt")
 LOSSLESS_FORMATS = ("json", "sop-text")
 _BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
-_DOT = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b[^{\n]*\{", re.IGNORECASE)
-_MERMAID = re.compile(r"^\s*(?:flowchart|graph)(?:\s+(?:TD|TB|BT|LR|RL))?\s*;?\s*$", re.I)
 
 
 class UnreadableSource(FormatError):
@@ -48,81 +45,10 @@ class UnreadableSource(FormatError):
     exit_code = 2
 
 
-def _strip_comments(text: str) -> str:
-    """Drop leading blank and comment lines (DOT `//`, Mermaid `%%`)."""
-    lines = text.lstrip("\ufeff").splitlines()
-    while lines and (not lines[0].strip() or lines[0].lstrip().startswith(("//", "%%"))):
-        lines.pop(0)
-    return "\n".join(lines)
-
-
-def _is_dpa_prompts(data: dict) -> bool:
-    """Our `dpa-prompts` export: {sop, start, nodes: [{prompt, transitions, ...}]}."""
-    nodes = data.get("nodes")
-    return "sop" in data and isinstance(nodes, list) and any(
-        isinstance(n, dict) and ("transitions" in n or "prompt" in n) for n in nodes)
-
-
-def _is_journeybench(data: dict) -> bool:
-    """Its own marker keys: `task_name` / `responsePathways` on the graph or on its nodes."""
-    marks = ("task_name", "responsePathways", "task_description")
-    nodes = data.get("nodes")
-    return any(k in data for k in marks) or (isinstance(nodes, list) and (not nodes or any(
-        isinstance(n, dict) and any(k in n for k in marks) for n in nodes)))
-
-
-def _guess_json(data) -> str:
-    if isinstance(data, dict):
-        if data.get("format") == "sopstudio":
-            return "json"
-        if "format" in data and "sop" in data:
-            raise FormatError(f"format: unknown format {data['format']!r} (expected "
-                              "'sopstudio')", 1)
-        if _is_dpa_prompts(data):
-            raise FormatError("this is a dpa-prompts export (prompts for an agent), which "
-                              "cannot be imported; import the .sop.json it came from", 1)
-        if "toolSpec" in data or "toolConfig" in data:
-            return "toolspecs"
-        if _is_journeybench(data):
-            return "journeybench"
-        from . import flodial, star
-        if flodial.looks_like(data):
-            return "flodial"
-        if star.looks_like(data):
-            return "star"
-        if data.get("type") == "function" or "function" in data:
-            return "openai-tools"
-        tools = data.get("tools")
-        data = tools if isinstance(tools, list) else [data]
-    if data == []:
-        raise FormatError("the JSON list is empty: there is nothing to import", 1)
-    if isinstance(data, list) and data and all(isinstance(i, dict) for i in data):
-        if all("toolSpec" in i for i in data):
-            return "toolspecs"
-        if all(i.get("type") == "function" or "function" in i or "parameters" in i
-               for i in data):
-            return "openai-tools"
-    raise FormatError("JSON input is none of: a .sop.json document, a JourneyBench graph, a "
-                      "toolSpec list or an OpenAI function-tool list", 1)
-
-
 def guess_format(text: str) -> str:
-    from .sop_text import HEADER_RE
-    body = _strip_comments(text)
-    if body.lstrip().startswith(("{", "[")):
-        from .jsonutil import read_json
-        return _guess_json(read_json(body, "JSON"))
-    if HEADER_RE.match(text.lstrip("\ufeff")):
-        return "sop-text"
-    from .rasa import looks_like_text
-    if looks_like_text(body):
-        return "rasa"
-    first = body.splitlines()[0] if body.strip() else ""
-    if _MERMAID.match(first):
-        return "mermaid"
-    if _DOT.match(body):
-        return "dot"
-    return "text"
+    """The import format for `text` by its content (see detect.py)."""
+    from .detect import guess_format as guess
+    return guess(text)
 
 
 def _importer(fmt: str) -> Callable[[str, str], ImportResult]:
@@ -163,13 +89,25 @@ def import_text(text: str, fmt: str | None = None, source: str = "<paste>",
     if not text.strip():
         raise FormatError("nothing to import: the text is empty", 1)
     fmt = fmt or guess_format(text)
-    result = _importer(fmt)(text, source)
+    try:
+        result = _importer(fmt)(text, source)
+    except FormatError as error:
+        _add_hint(error, text, fmt)
+        raise
     result.format = fmt
     try:  # as strict as the native loader: a duplicate id or a dangling edge is refused here,
         check_references(result.sop, fmt)  # not written to a file `simulate` then refuses
     except LoadError as error:
         raise FormatError(str(error)) from None
     return result
+
+
+def _add_hint(error: FormatError, text: str, fmt: str) -> None:
+    """Name the likely format and the right `--from` in the refusal (detect.py)."""
+    from .detect import refusal_hint
+    hint = refusal_hint(text, fmt)
+    if hint and error.args:
+        error.args = (f"{error.args[0]} — {hint}", *error.args[1:])
 
 
 def import_file(path, fmt: str | None = None,

@@ -28,3 +28,22 @@ def names_read(text: str | None) -> list[str]:
         return sorted({name.split(".")[0] for name in _core.names_read(text)})
     except _core.ExprError:
         return []
+
+
+def braced(text: str) -> str:
+    """`riskLevel == 'high' && len(items) > 0` -> `{riskLevel} == 'high' && len({items}) > 0`:
+    JourneyBench writes variables in braces. Names are found by our tokenizer (so words inside
+    strings stay as they are); function names and text that does not parse are left alone."""
+    from ..core.expr.tokenizer import tokenize
+    try:
+        tokens = tokenize(text)
+    except _core.ExprError:
+        return text
+    out, last = [], 0
+    for token, following in zip(tokens, tokens[1:]):
+        if token.kind != "name" or (following.kind == "op" and following.value == "("):
+            continue
+        end = token.pos + len(".".join(token.value))
+        out += [text[last:token.pos], "{", text[token.pos:end], "}"]
+        last = end
+    return "".join(out) + text[last:]

@@ -45,6 +45,13 @@ def snake(text: str, fallback: str = "item") -> str:
     return name if name[0].isalpha() or name[0] == "_" else f"{fallback}_{name}"
 
 
+def outcome_name(title: str, fallback: str = "done") -> str:
+    """The outcome of an end step named after its title, the same way in every importer:
+    `Transfer to human agent` -> `transfer_to_human_agent` (every word kept, at most 48
+    characters)."""
+    return snake(title, fallback)[:48].strip("_") or fallback
+
+
 def unique(name: str, taken: set[str]) -> str:
     """`name`, or `name_2`, `name_3`, ... whichever is not yet in `taken` (which is updated)."""
     candidate, count = name, 1

@@ -1,10 +1,12 @@
-"""Graphviz DOT import and export (lossy: only structure, titles and conditions survive).
+"""Graphviz DOT import and export.
 
 Import follows the flowchart rules of `flowgraph` (diamonds and multi-labelled exits are
 decisions, nodes with no way out are ends); node and edge counts of the source are preserved.
-Our export writes each edge's condition as its label (and a `when` attribute; the author's label
-is the tooltip), failure edges dashed with `on=failure`, and a step's tools / asks / attempt limit
-as node attributes; import prefers those over the flowchart heuristics (see `flowmeta`).
+Our export draws each edge with the author's label (the condition when there is none; the
+condition is the tooltip), failure edges dashed with `on=failure`, a step's tools / asks /
+attempt limit as readable node attributes, and the exact data (`sop_meta`, `sop_node`,
+`sop_edge`, see `flowmeta`) from which import rebuilds the SOP: export -> import keeps edge ids,
+labels, conditions, variables with their types and descriptions, and tools.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ..core.model import SOP, Node
 from ..core.index import SopIndex
 from .base import ImportResult
 from .flowgraph import build_flow_sop
+from .flowmeta import decode, edge_meta, encode, node_meta, sop_meta
 from .graphviz_io import _pgv, parse_dot
 
 
@@ -41,10 +44,22 @@ def import_dot(text: str, source: str = "<paste>") -> ImportResult:
     meta = {n: {k: graph.get_node(n).attr.get(k) or "" for k in _NODE_ATTRS} for n in names}
     title = clean_label(graph.graph_attr.get("label"), graph.name or "Imported flowchart")
     return build_flow_sop(names, titles, diamonds, edges, graph.name or "flowchart", title, "dot",
-                          hints, failures, meta)
+                          hints, failures, meta, _exact(graph, names, raw_edges))
 
 
-_NODE_ATTRS = ("tools", "ask", "say", "max_attempts", "outcome")
+def _exact(graph, names: list[str], raw_edges) -> dict | None:
+    """The exact data of our export, when the graph carries it (`sop_meta`)."""
+    meta = graph.graph_attr.get("sop_meta")
+    if not meta:
+        return None
+    nodes = {n: decode(graph.get_node(n).attr["sop_node"], f"node {n}")
+             for n in names if graph.get_node(n).attr.get("sop_node")}
+    edges = {i: decode(e.attr["sop_edge"], f"edge {e[0]} -> {e[1]}")
+             for i, e in enumerate(raw_edges) if e.attr.get("sop_edge")}
+    return {"sop": decode(meta, "graph attribute sop_meta"), "nodes": nodes, "edges": edges}
+
+
+_NODE_ATTRS = ("tools", "ask", "say", "max_attempts", "outcome", "branching")
 
 
 # ---------------------------------------------------------------- export
@@ -58,19 +73,23 @@ def is_decision(sop: SOP | SopIndex, node: Node) -> bool:
 def build_graph(sop: SOP):
     """The SOP as a pygraphviz AGraph: top to bottom, decisions as diamonds, conditions on edges."""
     graph = _pgv().AGraph(directed=True, strict=False, name=sop.id)
-    graph.graph_attr.update(rankdir="TB", label=sop.title or sop.id, labelloc="t")
+    graph.graph_attr.update(rankdir="TB", label=sop.title or sop.id, labelloc="t",
+                            sop_meta=encode(sop_meta(sop)))
     graph.node_attr.update(shape="box", style="rounded", fontname="Helvetica", fontsize="10")
     graph.edge_attr.update(fontname="Helvetica", fontsize="9")
     index = SopIndex(sop)
     for node in sop.nodes:
         shape = "oval" if node.kind == "end" or node.id == sop.start else "box"
         shape = "diamond" if is_decision(index, node) else shape
-        graph.add_node(node.id, label=node.title or node.id, shape=shape, **_node_attrs(node))
+        graph.add_node(node.id, label=node.title or node.id, shape=shape, **_node_attrs(node),
+                       sop_node=encode(node_meta(node)))
     for edge in sop.edges:
-        # the condition is the label (what re-import reads); the author's wording a tooltip
-        attrs = {"label": edge.when or edge.label, "id": edge.id, "when": edge.when or ""}
+        # the author's wording is shown (the condition when there is none, and as a tooltip);
+        # sop_edge carries both exactly for re-import
+        attrs = {"label": edge.label or edge.when or "", "id": edge.id, "when": edge.when or "",
+                 "sop_edge": encode(edge_meta(edge))}
         if edge.label and edge.when:
-            attrs["tooltip"] = edge.label
+            attrs["tooltip"] = edge.when
         if edge.on == "failure":
             attrs.update(style="dashed", on="failure")
         graph.add_edge(edge.source, edge.target, **attrs)  # `id` keeps parallel edges apart
@@ -81,7 +100,8 @@ def _node_attrs(node: Node) -> dict[str, str]:
     """The step's actions as custom attributes (Graphviz ignores them; our import reads them)."""
     attrs = {"tools": ",".join(node.tools), "ask": ",".join(node.ask), "say": node.say or "",
              "max_attempts": str(node.max_attempts or ""),
-             "outcome": node.outcome or "" if node.kind == "end" else ""}
+             "outcome": node.outcome or "" if node.kind == "end" else "",
+             "branching": "all" if node.branching == "all" else ""}
     return {k: v for k, v in attrs.items() if v}
 
 

@@ -1,5 +1,12 @@
 """What our own DOT/Mermaid exports carry beyond a plain flowchart, read back on import.
 
+Exact data (our exports since issue 13): the SOP's start, variables and tools, every node's
+fields and every edge's id, author's label, condition and kind, as JSON (DOT attributes
+`sop_meta` / `sop_node` / `sop_edge`, percent-encoded because Graphviz mangles quotes and
+backslashes; Mermaid `%% @sop` / `%% @node` / `%% @edge` comments). When present, import
+rebuilds exactly that SOP: export -> import is identical in structure, labels, conditions and
+variables. Older exports and foreign flowcharts fall back to the rules below.
+
 Edges: a condition written as the label (or a DOT `when` attribute) that parses as one of our
 expressions is kept verbatim; `on=failure` (DOT) or a dotted link (Mermaid) is a failure edge.
 Nodes (DOT attributes `tools`, `ask`, `say`, `max_attempts`): the step's actions. Afterwards every
@@ -9,13 +16,102 @@ name a condition reads that nothing supplies becomes an output of the source ste
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
+from urllib.parse import unquote as _unpercent
 
-from ..core.model import SOP, Tool, ToolOutput, Variable
+from pydantic import ValidationError
+
+from ..core.inputs import InputError, loads_json
+from ..core.model import SOP, Knowledge, Node, Tool, ToolOutput, Variable
 from . import _expr
+from .base import FormatError
 
 _OPERATOR = re.compile(r"==|!=|<=|>=|[<>]|&&|\|\||\bin\s*\[|^\s*!|\bnot\b")
 _LITERAL = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+# What Graphviz mangles in a quoted attribute, percent-encoded (`%` itself so decoding is exact);
+# JSON text has no raw control characters, and everything else stays readable.
+_PERCENT = str.maketrans({"%": "%25", '"': "%22", "\\": "%5C"})
+_NODE_SKIP = {"id"}
+
+
+def encode(data: Any, percent: bool = True) -> str:
+    """JSON on one line; percent-encoded for a DOT attribute."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.translate(_PERCENT) if percent else text
+
+
+def decode(text: str, what: str, percent: bool = True) -> Any:
+    try:
+        return loads_json(_unpercent(text) if percent else text, what)
+    except (json.JSONDecodeError, InputError) as error:
+        raise FormatError(f"{what}: not the JSON our export writes ({error})") from None
+
+
+def sop_meta(sop: SOP) -> dict[str, Any]:
+    """The SOP-level part of the exact data: id, title, description, start, knowledge,
+    variables, tools, and the order of nodes and edges (a flowchart reader may reorder)."""
+    return {"id": sop.id, "title": sop.title, "description": sop.description, "start": sop.start,
+            "knowledge": [k.model_dump(mode="json") for k in sop.knowledge],
+            "order": {"nodes": [n.id for n in sop.nodes], "edges": [e.id for e in sop.edges]},
+            "variables": [v.model_dump(mode="json", exclude_defaults=True) for v in sop.variables],
+            "tools": [t.model_dump(mode="json", exclude_defaults=True) for t in sop.tools]}
+
+
+def node_meta(node: Node) -> dict[str, Any]:
+    """A node's fields except its id (the flowchart's node name)."""
+    data = node.model_dump(mode="json", exclude=_NODE_SKIP, exclude_defaults=True)
+    return {"title": node.title, **data}  # an empty title too: the drawing shows the id
+
+
+def edge_meta(edge: Any) -> dict[str, Any]:
+    return {"id": edge.id, "label": edge.label, "when": edge.when, "on": edge.on}
+
+
+def apply_exact(sop: SOP, meta: dict[str, Any], nodes: dict[str, dict[str, Any]]) -> None:
+    """Replace what the flowchart rules derived by the exact data of our export."""
+    try:
+        for key in ("id", "title", "description"):
+            if isinstance(meta.get(key), str) and meta[key]:
+                setattr(sop, key, meta[key])
+        sop.knowledge = [Knowledge.model_validate(k) for k in meta.get("knowledge") or []]
+        sop.variables = [Variable.model_validate(v) for v in meta.get("variables") or []]
+        sop.tools = [Tool.model_validate(t) for t in meta.get("tools") or []]
+        if meta.get("start"):
+            sop.start = str(meta["start"])
+        sop.nodes = [Node.model_validate({**nodes[n.id], "id": n.id,
+                                          "title": shown_title(n, nodes[n.id])})
+                     if n.id in nodes else n for n in sop.nodes]
+    except (ValidationError, TypeError) as error:
+        raise FormatError(f"the SOP data our export wrote does not load ({error})") from None
+    order = meta.get("order") if isinstance(meta.get("order"), dict) else {}
+    sop.nodes = _ordered(sop.nodes, order.get("nodes"), lambda n: n.id)
+    sop.edges = _ordered(sop.edges, order.get("edges"), lambda e: e.id)
+
+
+def shown_title(node: Node, meta: dict[str, Any]) -> str:
+    """The title drawn, unless it is what our export drew for the exported title (the id
+    stands in for an empty one): a title renamed in another editor wins over the data."""
+    exported = str(meta.get("title") or "")
+    return exported if node.title in (exported, node.id) else node.title
+
+
+def shown_label(drawn: str, meta: dict[str, Any]) -> str:
+    """The edge label: the exported one, unless the drawn text was edited elsewhere (our export
+    draws the label, or the condition when there is none)."""
+    label, when = str(meta.get("label") or ""), str(meta.get("when") or "")
+    return label if drawn in (label, when, "") else drawn
+
+
+def _ordered(items: list, ids: Any, key: Any) -> list:
+    """`items` in the order of `ids`; items not listed keep their place after them."""
+    if not isinstance(ids, list):
+        return items
+    rank = {str(i): n for n, i in enumerate(ids)}
+    return sorted(items, key=lambda item: rank.get(key(item), len(rank)))
 
 
 def expression_hint(label: str) -> str | None:
@@ -41,6 +137,8 @@ def apply_node_meta(sop: SOP, meta: dict[str, dict[str, str]]) -> None:
         node.max_attempts = int(attempts) if small and int(attempts) > 0 else None
         if attrs.get("outcome") and node.kind == "end":
             node.outcome = attrs["outcome"]
+        if attrs.get("branching") == "all":  # only our export says "follow every branch"
+            node.branching = "all"
     known = {t.name for t in sop.tools}
     for name in dict.fromkeys(t for n in sop.nodes for t in n.tools):
         if name not in known:

@@ -5,9 +5,13 @@ Import: nodes become task nodes (`task_name` -> title, `task_description` -> ins
 node when no tool outputs them), `responseData` the outputs (`Must be one of: 'a', 'b'` -> enum),
 a tool `condition` the node's `tool_when`; `responsePathways` become edges whose `{var}`
 conditions are translated into our expression language; a node with no way out is an end node.
-Export writes the same shape back; `else` becomes the negation of its siblings. Our extensions,
-which JourneyBench readers ignore: pathway `"onFailure": true`, node `"maxAttempts"`, tool
-`"errors"`; say / ask / set travel as `Say: ...`, `Ask the user for x`, `Set x = ...` steps.
+Export writes the same shape back, conditions with the format's `{var}` braces; `else` becomes
+the negation of its siblings. Our extensions, which JourneyBench readers ignore, keep the rest:
+graph `"id"`, `"start"`, `"knowledge"`, `"variables"` (types, descriptions, patterns),
+`"edgeOrder"`; node `"maxAttempts"`, `"outcome"` (an end's own outcome, not one derived from its title),
+`"branching"`, `"ask"` (exactly what the step asks), `"toolArgs"`; pathway `"onFailure": true`,
+`"else": true`, `"id"`, `"label"`; tool `"errors"`, `"parameters"` (the whole JSON Schema) and
+`"outputs"` (typed); say / set travel as `Say: ...` and `Set x = ...` steps.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
+from pydantic import ValidationError
+
+from ..core.model import SOP, Edge, Knowledge, Node, Tool, ToolOutput, Variable
+from ..core.validate import dataflow_issues
 from . import _expr
 from ..core.index import SopIndex
-from .base import FormatError, ImportResult, snake
+from .base import FormatError, ImportResult, outcome_name, snake
 from .jsonutil import dump_json, read_json
 
 _ONE_OF = re.compile(r"(?:one of|either)\s*:?\s*((?:'[^']*'(?:\s*,\s*|\s+or\s+|\s*$)?)+)",
@@ -60,7 +67,89 @@ def import_journeybench(text: str, source: str = "<paste>") -> ImportResult:
               title=str(data.get("title") or "Imported JourneyBench graph"),
               description=str(data.get("description") or ""), start=_start(nodes, edges),
               variables=variables, tools=list(tools.values()), nodes=nodes, edges=edges)
+    _read_extensions(sop, data, raw_nodes)
+    _ask_unobtainable(sop, notes)
     return ImportResult(sop, notes, "journeybench")
+
+
+def _read_extensions(sop: SOP, data: dict, raw_nodes: list[dict]) -> None:
+    """Our export's extension keys (see the module docstring) override what was derived."""
+    try:
+        if isinstance(data.get("id"), str) and data["id"]:
+            sop.id = data["id"]
+        if isinstance(data.get("start"), str) and data["start"]:
+            sop.start = data["start"]
+        if isinstance(data.get("knowledge"), list):
+            sop.knowledge = [Knowledge.model_validate(k) for k in data["knowledge"]]
+        if isinstance(data.get("variables"), list):
+            exact = [Variable.model_validate(v) for v in data["variables"]]
+            named = {v.name for v in exact}
+            _read_node_extensions(SopIndex(sop), raw_nodes)
+            asked = {a for n in sop.nodes for a in n.ask}  # what the file's own variables lack
+            sop.variables = exact + [v for v in sop.variables
+                                     if v.name not in named and v.name in asked]
+        else:
+            _read_node_extensions(SopIndex(sop), raw_nodes)
+        if isinstance(data.get("edgeOrder"), list):
+            rank = {str(e): i for i, e in enumerate(data["edgeOrder"])}
+            sop.edges = sorted(sop.edges, key=lambda e: rank.get(e.id, len(rank)))
+    except ValidationError as error:
+        raise FormatError(f"JourneyBench: an extension key does not load ({error})") from None
+
+
+def _read_node_extensions(index: SopIndex, raw_nodes: list[dict]) -> None:
+    for raw in raw_nodes:
+        node = index.nodes.get(str(raw["id"]))
+        if node is None:
+            continue
+        if isinstance(raw.get("outcome"), str):
+            node.kind, node.outcome = "end", raw["outcome"]
+        if raw.get("branching") == "all":
+            node.branching = "all"
+        if isinstance(raw.get("ask"), list):
+            node.ask = [str(a) for a in raw["ask"]]
+        if isinstance(raw.get("toolArgs"), dict):
+            node.tool_args = raw["toolArgs"]
+        if isinstance(raw.get("notes"), list):
+            node.notes = [str(n) for n in raw["notes"]]
+        for spec in raw.get("tools") or []:
+            tool = index.tools.get(_tool_name(spec))
+            if tool is not None and isinstance(spec.get("parameters"), dict):
+                tool.parameters = spec["parameters"]
+            if tool is not None and isinstance(spec.get("outputs"), list):
+                tool.outputs = [ToolOutput.model_validate(o) for o in spec["outputs"]]
+
+
+def _ask_unobtainable(sop: SOP, notes: list[str]) -> None:
+    """An `extractVars` value that nothing earlier provides is asked in its node.
+
+    JourneyBench extracts a tool's variables from the conversation; a tool that also returns
+    the value (it records `incidentType` and echoes it back) is no source for its own input.
+    The dataflow check of validation says where that happens, on every path."""
+    nodes = {n.id: n for n in reversed(sop.nodes)}
+    declared = {v.name for v in sop.variables}
+    for issue in dataflow_issues(sop):
+        node, name = nodes.get(issue.node or ""), issue.variable
+        if issue.code != "unobtainable-parameter" or node is None or not name:
+            continue
+        if name not in node.ask:
+            node.ask = [*node.ask, name]
+            notes.append(f"node '{node.id}': '{name}' is asked there (tool {issue.tool} needs it "
+                         "and nothing earlier provides it) — confirm")
+        if name not in declared:
+            declared.add(name)
+            sop.variables.append(_variable_like(sop, issue.tool or "", name))
+
+
+def _variable_like(sop: SOP, tool_name: str, name: str) -> Variable:
+    """A user variable typed and described as the tool's parameter of that name."""
+    tool = next((t for t in sop.tools if t.name == tool_name), None)
+    spec = ((tool.parameters.get("properties") or {}).get(name) if tool else None) or {}
+    kind = spec.get("type", "string")
+    kind = {"array": "list"}.get(kind, kind)
+    kind = kind if kind in ("string", "integer", "number", "boolean", "list", "object") \
+        else "string"
+    return Variable(name=name, type=kind, description=str(spec.get("description") or ""))
 
 
 def _check_node(raw: Any, index: int) -> dict:
@@ -192,9 +281,12 @@ def _edges(raw_nodes, raw_edges, nodes, notes) -> list[Edge]:
     for raw in raw_nodes:
         for path in raw.get("responsePathways") or []:
             target = str(path.get("nextNodeId"))
-            when = _condition_text(path.get("conditions"))
-            edges.append(Edge(id=f"e{len(edges) + 1}", source=str(raw["id"]), target=target,
-                              label=labels.pop((str(raw["id"]), target), ""),
+            when = "else" if path.get("else") is True else _condition_text(path.get("conditions"))
+            label = labels.pop((str(raw["id"]), target), "")
+            edges.append(Edge(id=str(path.get("id") or f"e{len(edges) + 1}"),
+                              source=str(raw["id"]), target=target,
+                              label=str(path["label"]) if isinstance(path.get("label"), str)
+                              else label,
                               on="failure" if path.get("onFailure") is True else "success",
                               when=_checked(when, str(raw["id"]), notes) if when else None))
     for (source, target), label in labels.items():  # edges no pathway mentions
@@ -226,7 +318,7 @@ def _mark_ends(nodes: list[Node], edges: list[Edge]) -> None:
     sources = {e.source for e in edges}
     for node in nodes:
         if node.id not in sources and node.kind == "task" and not node.tools:
-            node.kind, node.outcome = "end", snake(node.title, "done")
+            node.kind, node.outcome = "end", outcome_name(node.title)
 
 
 def _start(nodes: list[Node], edges: list[Edge]) -> str | None:
@@ -245,21 +337,35 @@ def export_journeybench(sop: SOP) -> str:
     edges = [{"source": e.source, "target": e.target, "label": e.label or (e.when or "")}
              for e in sop.edges]
     return dump_json({"title": sop.title or sop.id, "description": sop.description,
-                      "nodes": nodes, "edges": edges})
+                      "nodes": nodes, "edges": edges,
+                      # our extensions (module docstring): JourneyBench readers ignore them
+                      "id": sop.id, "start": sop.start, "edgeOrder": [e.id for e in sop.edges],
+                      "knowledge": [k.model_dump(mode="json") for k in sop.knowledge],
+                      "variables": [v.model_dump(mode="json", exclude_defaults=True)
+                                    for v in sop.variables]})
 
 
 def _export_node(sop: SopIndex, node: Node) -> dict:
     steps = list(node.steps)
     if node.say:
         steps.append(f"Say: {node.say}")
-    steps += [f"Ask the user for {name}" for name in node.ask]
+    steps += [f"Ask the user for {name}" for name in node.ask]  # for readers of the format
     steps += [f"Set {name} = {expr}" for name, expr in node.set.items()]
     raw = {"id": node.id, "task_name": node.title or node.id,
            "task_description": node.instructions, "steps": steps,
            "responsePathways": [_pathway(sop, edge) for edge in sop.out_edges(node.id)],
            "tools": [_export_tool(sop, name, node) for name in node.tools]}
-    if node.max_attempts:  # our extension; JourneyBench readers ignore unknown keys
+    if node.max_attempts:  # our extensions; JourneyBench readers ignore unknown keys
         raw["maxAttempts"] = node.max_attempts
+    if node.kind == "end":
+        raw["outcome"] = node.outcome or ""
+    if node.branching == "all":
+        raw["branching"] = "all"
+    raw["ask"] = list(node.ask)
+    if node.tool_args:
+        raw["toolArgs"] = node.tool_args
+    if node.notes:
+        raw["notes"] = list(node.notes)
     return raw
 
 
@@ -269,10 +375,13 @@ def _pathway(sop: SopIndex, edge: Edge) -> dict:
         siblings = [e.when for e in sop.out_edges(edge.source)
                     if e.on == edge.on and e.when and not e.is_else]
         when = "not (" + " || ".join(f"({w})" for w in siblings) + ")" if siblings else None
-    conditions = [{"algebraicExpression": when}] if when else []
-    path = {"conditions": conditions, "nextNodeId": edge.target}
+    conditions = [{"algebraicExpression": _expr.braced(when)}] if when else []
+    path: dict[str, Any] = {"conditions": conditions, "nextNodeId": edge.target,
+                            "id": edge.id, "label": edge.label}
     if edge.on == "failure":  # our extension: taken when the step's tool call fails
         path["onFailure"] = True
+    if edge.is_else:  # our extension: the negation above is what other readers see
+        path["else"] = True
     return path
 
 
@@ -281,12 +390,13 @@ def _export_tool(sop: SopIndex, name: str, node: Node) -> dict:
     props = tool.parameters.get("properties") or {}
     return {"method": tool.method, "url": tool.url, "body": (tool.model_extra or {}).get("body"),
             "name": tool.name, "tool_description": tool.description,
-            "condition": node.tool_when.get(name),
+            "condition": _expr.braced(node.tool_when[name]) if name in node.tool_when else None,
             "extractVars": [{"variableName": p, "type": (spec or {}).get("type", "string"),
                              "description": (spec or {}).get("description", "")}
                             for p, spec in props.items()],
             "responseData": [{"name": o.name, "context": _context(o)} for o in tool.outputs],
-            "errors": list(tool.errors)}
+            "errors": list(tool.errors), "parameters": tool.parameters,
+            "outputs": [o.model_dump(mode="json", exclude_defaults=True) for o in tool.outputs]}
 
 
 def _context(output: ToolOutput) -> str:

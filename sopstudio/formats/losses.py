@@ -22,6 +22,8 @@ _WRITE_ONLY = {
                   "it cannot be imported back)",
     "dpa-prompts": "node positions and the editable structure (per-node prompts: they cannot "
                    "be imported back)",
+    "react-prompt": "node positions and the editable structure (a ReAct prompt for a single "
+                    "agent: it cannot be imported back)",
 }
 _KEYS = {"nodes": "id", "edges": "id", "tools": "name", "variables": "name"}
 _NOUNS = {"nodes": "nodes", "edges": "edges", "tools": "tools", "variables": "variables",

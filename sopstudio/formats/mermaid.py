@@ -1,9 +1,12 @@
-"""Mermaid flowchart import and export (lossy: structure, titles and conditions survive).
+"""Mermaid flowchart import and export.
 
 Reads `flowchart TD` / `graph LR` (any direction), node shapes (`[ ]`, `( )`, `([ ])`, `(( ))`,
 `{ }` = decision, `{{ }}`, `[/ /]`, `>text]`, ...), links `-->`, `---`, `-.->`, `==>`, with labels
 written `-->|label|` or `-- label -->`, chains `a --> b --> c`, `a & b --> c`; subgraphs are
 flattened and styling lines ignored. Import follows the flowchart rules of `flowgraph`.
+Our export shows the author's edge labels (the condition when there is none) and carries the
+exact data in comments Mermaid ignores (`%% @sop {...}`, `%% @node id {...}` with the node's
+real id, `%% @edge {...}` before its link; see `flowmeta`), so export -> import is identical.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from ..core.index import SopIndex
 from .base import FormatError, ImportResult
 from .dot import is_decision
 from .flowgraph import build_flow_sop
+from .flowmeta import decode, edge_meta, encode, node_meta, sop_meta
 
 HEADER = re.compile(r"^\s*(?:flowchart|graph)(?:\s+(TD|TB|BT|LR|RL))?\s*;?\s*$", re.IGNORECASE)
 _IGNORED = re.compile(r"^\s*(?:%%|classDef\b|class\b|style\b|linkStyle\b|click\b|direction\b|"
@@ -42,8 +46,10 @@ def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
                           (first or 0) + 1)
     state = _State()
     for lineno, line in enumerate(lines[first + 1:], first + 2):
+        if _exact_line(line, lineno, state):
+            continue
         meta = _META.match(line)
-        if meta:  # our export's `%% @node id tools=a,b ask=x max_attempts=3`
+        if meta:  # our older export's `%% @node id tools=a,b ask=x max_attempts=3`
             state.meta[meta.group(1)] = dict(re.findall(r"(\w+)=(\S*)", meta.group(2)))
             continue
         for statement in _split_statements(line):
@@ -52,12 +58,47 @@ def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
                 _statement(statement, lineno, state)
     if not state.names:
         raise FormatError("Mermaid: the flowchart has no nodes", first + 1)
+    if state.exact is not None:
+        _use_real_ids(state)
     return build_flow_sop(state.names, state.titles, state.diamonds, state.edges, "flowchart",
                           "Imported flowchart", "mermaid", failures=state.failures,
-                          node_meta=state.meta)
+                          node_meta=state.meta, exact=state.exact)
 
 
 _META = re.compile(r"^\s*%%\s*@node\s+(\S+)\s*(.*)$")
+_EXACT = re.compile(r"^\s*%%\s*@(sop|node|edge)\s+(?:(\S+)\s+)?(\{.*\})\s*$")
+
+
+def _exact_line(line: str, lineno: int, state: "_State") -> bool:
+    """Our export's exact data: `%% @sop {...}`, `%% @node id {...}`, `%% @edge {...}`."""
+    match = _EXACT.match(line)
+    if not match:
+        return False
+    kind, name, text = match.groups()
+    data = decode(text, f"line {lineno}", percent=False)
+    if not isinstance(data, dict):
+        raise FormatError("Mermaid: expected a JSON object after @" + kind, lineno)
+    if kind == "sop":
+        state.exact = {"sop": data, "nodes": {}, "edges": {}}
+    elif state.exact is None:
+        return False  # node/edge data without the @sop line: not ours, read as a comment
+    elif kind == "node" and name:
+        state.exact["nodes"][name] = data
+    elif kind == "edge":
+        state.exact["edges"][len(state.edges)] = data  # the link on the next line
+    return True
+
+
+def _use_real_ids(state: "_State") -> None:
+    """Mermaid ids are our export's sanitised node ids; the @node data has the real ones."""
+    exact = state.exact or {}
+    real = {m: str(d.pop("id", m)) for m, d in exact["nodes"].items()}
+    rename = lambda name: real.get(name, name)  # noqa: E731
+    state.names = [rename(n) for n in state.names]
+    state.titles = {rename(n): t for n, t in state.titles.items()}
+    state.diamonds = {rename(n) for n in state.diamonds}
+    state.edges = [(rename(a), rename(b), label) for a, b, label in state.edges]
+    exact["nodes"] = {rename(m): d for m, d in exact["nodes"].items()}
 
 
 def _split_statements(line: str) -> list[str]:
@@ -80,6 +121,7 @@ class _State:
         self.edges: list[tuple[str, str, str]] = []
         self.failures: set[int] = set()  # indexes of dotted links (`-.->`): failure edges
         self.meta: dict[str, dict[str, str]] = {}
+        self.exact: dict | None = None  # our export's exact data (see _exact_line)
 
     def add(self, name: str, title: str | None, diamond: bool) -> None:
         if name not in self.titles:
@@ -171,7 +213,7 @@ def _mermaid_id(node_id: str) -> str:
 
 def export_mermaid(sop: SOP) -> str:
     ids = _safe_ids(sop)
-    lines = ["flowchart TD"]
+    lines = ["flowchart TD", f"    %% @sop {encode(sop_meta(sop), percent=False)}"]
     index = SopIndex(sop)
     for node in sop.nodes:
         label = _text(node.title or node.id)
@@ -182,21 +224,15 @@ def export_mermaid(sop: SOP) -> str:
         else:
             shape = f"[{label}]"
         lines.append(f"    {ids[node.id]}{shape}")
-        lines += _meta_line(ids[node.id], node)
+        exact = {**node_meta(node), "id": node.id}
+        lines.append(f"    %% @node {ids[node.id]} {encode(exact, percent=False)}")
     for edge in sop.edges:
-        label = edge.when or edge.label  # the condition is what re-import reads
+        label = edge.label or edge.when  # the author's wording; @edge has both exactly
         arrow = "-.->" if edge.on == "failure" else "-->"
         text = f"|{_text(label)}|" if label else ""
+        lines.append(f"    %% @edge {encode(edge_meta(edge), percent=False)}")
         lines.append(f"    {ids[edge.source]} {arrow}{text} {ids[edge.target]}")
     return "\n".join(lines) + "\n"
-
-
-def _meta_line(mermaid_id: str, node) -> list[str]:
-    """A comment Mermaid ignores and our import reads: the step's tools, asks, attempt limit."""
-    pairs = {"tools": ",".join(node.tools), "ask": ",".join(node.ask),
-             "max_attempts": str(node.max_attempts or "")}
-    text = " ".join(f"{k}={v}" for k, v in pairs.items() if v)
-    return [f"    %% @node {mermaid_id} {text}"] if text else []
 
 
 def _safe_ids(sop: SOP) -> dict[str, str]:

@@ -24,18 +24,33 @@ from pydantic import ValidationError
 
 from ..core.model import SOP, Tool
 from .base import FormatError, ImportResult
+from .detect import is_function_tool, is_toolspec
 from .jsonutil import dump_json, read_json
 
 
 _EMPTY_SCHEMA = {"type": "object", "properties": {}}
 
 
-def parse_tool_specs(data: Any, what: str = "tools") -> tuple[list[Tool], list[str]]:
+_SHAPES = {"toolspecs": (is_toolspec, 'a {"toolSpec": {...}} object'),
+           "openai-tools": (is_function_tool, 'a function tool ({"type": "function", '
+                                              '"function": {...}} or name + parameters)')}
+
+
+def parse_tool_specs(data: Any, what: str = "tools",
+                     shape: str | None = None) -> tuple[list[Tool], list[str]]:
     """Tools (and notes for the author) from parsed JSON in any accepted form; the one parser
-    behind both imports and the store's `library import`. Raises FormatError naming the item."""
+    behind both imports and the store's `library import`. Raises FormatError naming the item.
+
+    `shape` ("toolspecs" / "openai-tools") demands that form of every item: `--from toolspecs`
+    on a flowchart with a `name` must not make the whole file one tool."""
     notes: list[str] = []
-    tools = [_tool(item, f"{what}: item {index}", notes)
-             for index, item in enumerate(_items(data, what))]
+    items = _items(data, what)
+    if shape is not None:
+        check, wanted = _SHAPES[shape]
+        bad = next((i for i, item in enumerate(items) if not check(item)), None)
+        if bad is not None:
+            raise FormatError(f"{what}: item {bad} is not {wanted}", 1)
+    tools = [_tool(item, f"{what}: item {index}", notes) for index, item in enumerate(items)]
     return tools, notes
 
 
@@ -109,12 +124,13 @@ def _library(tools: list[Tool], fmt: str, notes: list[str]) -> ImportResult:
 
 
 def import_toolspecs(text: str, source: str = "<paste>") -> ImportResult:
-    tools, notes = parse_tool_specs(read_json(text, "toolspecs"), "toolspecs")
+    tools, notes = parse_tool_specs(read_json(text, "toolspecs"), "toolspecs", "toolspecs")
     return _library(tools, "toolspecs", notes)
 
 
 def import_openai_tools(text: str, source: str = "<paste>") -> ImportResult:
-    tools, notes = parse_tool_specs(read_json(text, "openai-tools"), "openai-tools")
+    tools, notes = parse_tool_specs(read_json(text, "openai-tools"), "openai-tools",
+                                    "openai-tools")
     return _library(tools, "openai-tools", notes)
 
 

@@ -17,13 +17,14 @@ from typing import Any
 
 from .errors import ExprError, ExprEvalError, ExprSyntaxError
 from .functions import FUNCTIONS
+from .ast import ListExpr, Literal, walk
 from .interpreter import Expr
 from .names import suggest
 from .parser import MAX_NESTING, MAX_TREE_DEPTH, parse_tree
 from .tokenizer import MAX_LENGTH
 
 __all__ = [
-    "parse", "evaluate", "names_read", "is_else", "suggest",
+    "parse", "evaluate", "names_read", "is_else", "suggest", "literal_value",
     "Expr", "ExprError", "ExprSyntaxError", "ExprEvalError",
     "FUNCTIONS", "MAX_LENGTH", "MAX_NESTING", "MAX_TREE_DEPTH",
 ]
@@ -54,3 +55,18 @@ def names_read(text: str) -> set[str]:
 def is_else(text: Any) -> bool:
     """True for the catch-all edge condition ``else`` (which is not an expression)."""
     return isinstance(text, str) and text.strip() == "else"
+
+
+def literal_value(text: str) -> Any:
+    """The value of a literal written in the language: ``'a'``, ``3.5``, ``None``,
+    ``['LINE_INTERFERENCE', 'SIGNAL_FADE']`` (the Python-style lists of SOP-Bench CSV cells).
+
+    Read by our own parser (never Python's own literal evaluator); anything that is not a literal (a name,
+    an operator, a call) raises ExprSyntaxError.
+    """
+    expr = parse(text)
+    for node in walk(expr.node):
+        if not isinstance(node, (Literal, ListExpr)):
+            raise ExprSyntaxError("not a literal value (only strings, numbers, true/false/null "
+                                  "and lists of them)", node.pos, text)
+    return expr.evaluate({})

@@ -19,6 +19,8 @@ reason about conditions (validation, condition-driven value generation, DESIGN Â
   ``operands`` holds two or more nodes, flattened (``a and b and c`` is one BoolOp).
 - ``Call(func, args)``: one of the built-in functions (see functions.py), arity
   checked at parse time.
+- ``Conditional(cond, then, orelse)``: ``then if cond else orelse`` (Python's form and
+  precedence: below ``or``, right-associative).
 """
 
 from __future__ import annotations
@@ -87,7 +89,15 @@ class Call:
     pos: int = 0
 
 
-Node = Union[Literal, ListExpr, Name, Unary, Binary, Compare, BoolOp, Call]
+@dataclass(frozen=True, slots=True)
+class Conditional:
+    cond: "Node"
+    then: "Node"
+    orelse: "Node"
+    pos: int = 0
+
+
+Node = Union[Literal, ListExpr, Name, Unary, Binary, Compare, BoolOp, Call, Conditional]
 
 
 def children(node: Node) -> tuple[Node, ...]:
@@ -102,6 +112,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.left, node.right)
     if isinstance(node, BoolOp):
         return node.operands
+    if isinstance(node, Conditional):
+        return (node.then, node.cond, node.orelse)
     return node.args
 
 

@@ -3,19 +3,32 @@
 Only the names in FUNCTIONS can be called; the parser checks the name and the
 number of arguments, so an unknown function is a syntax error. Every function
 checks its argument types and raises ExprEvalError with a plain message.
+
+``matches(text, pattern)`` uses RE2 (the ``google-re2`` wheel): its automaton runs in time
+linear in the text whatever the pattern, so a shared SOP cannot hang a run with a pattern built
+for catastrophic backtracking, as Python's ``re`` can be made to. Patterns are compiled once
+(cached); a literal pattern is checked when the expression is parsed (see parser.py).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Callable, TypeGuard
+
+import re2
 
 from .errors import ExprEvalError
 
 log = logging.getLogger(__name__)
 
 MAX_ROUND_DIGITS = 100
+MAX_PATTERN_LENGTH = 1_000
+# RE2 compiles into a bounded automaton; this caps the memory one pattern may take.
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.max_mem = 8 << 20
+_RE2_OPTIONS.log_errors = False  # a bad pattern is reported to the user, not logged by RE2
 
 
 def type_name(value: Any) -> str:
@@ -134,6 +147,61 @@ def _max(*args: Any) -> Any:
     return _extreme("max", args)
 
 
+def _list_arg(func: str, value: Any) -> list[Any] | tuple[Any, ...]:
+    if not isinstance(value, (list, tuple)):
+        raise ExprEvalError(f"{func}() needs a list, not {type_name(value)}")
+    return value
+
+
+def pattern_problem(pattern: Any) -> str | None:
+    """Why ``pattern`` is not a usable ``matches()`` pattern, or None if it is."""
+    if not isinstance(pattern, str):
+        return f"matches() needs a string pattern, not {type_name(pattern)}"
+    try:
+        _compiled(pattern)
+    except ExprEvalError as error:
+        return error.message
+    return None
+
+
+@lru_cache(maxsize=512)
+def _compiled(pattern: str) -> Any:
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise ExprEvalError(f"matches() pattern too long (more than {MAX_PATTERN_LENGTH} characters)")
+    try:
+        return re2.compile(pattern, _RE2_OPTIONS)
+    except re2.error as error:
+        reason = error.args[0] if error.args else "not a valid pattern"
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
+        raise ExprEvalError(f"bad pattern {pattern!r} for matches(): {reason}") from None
+
+
+def _matches(text: Any, pattern: Any) -> bool:
+    """True when ``pattern`` matches somewhere in ``text`` (anchor it with ^ and $)."""
+    problem = pattern_problem(pattern)
+    if problem:
+        raise ExprEvalError(problem)
+    return _compiled(pattern).search(_string_arg("matches", text)) is not None
+
+
+def _count(items: Any, *value: Any) -> int:
+    """count(list): how many items are true; count(list, v): how many equal v."""
+    elements = _list_arg("count", items)
+    if value:
+        return sum(1 for x in elements if values_equal(x, value[0]))
+    return sum(1 for x in elements if x)
+
+
+def _sum(items: Any) -> int | float:
+    total: int | float = 0
+    for x in _list_arg("sum", items):
+        if not is_number(x):
+            raise ExprEvalError(f"sum() needs a list of numbers, found {type_name(x)}")
+        total += x
+    return total
+
+
 # name -> (minimum arguments, maximum arguments or None for any, implementation)
 FUNCTIONS: dict[str, tuple[int, int | None, Callable[..., Any]]] = {
     "len": (1, 1, _len),
@@ -146,4 +214,9 @@ FUNCTIONS: dict[str, tuple[int, int | None, Callable[..., Any]]] = {
     "min": (1, None, _min),
     "max": (1, None, _max),
     "round": (1, 2, _round),
+    "matches": (2, 2, _matches),
+    "count": (1, 2, _count),
+    "sum": (1, 1, _sum),
+    "any": (1, 1, lambda xs: any(bool(x) for x in _list_arg("any", xs))),
+    "all": (1, 1, lambda xs: all(bool(x) for x in _list_arg("all", xs))),
 }

@@ -217,6 +217,11 @@ def _call(node: A.Call, text: str) -> Fn:
     return _located(lambda env: impl(*[arg(env) for arg in args]), node.pos, text)
 
 
+def _conditional(node: A.Conditional, text: str) -> Fn:
+    cond, then, orelse = (compile_node(n, text) for n in (node.cond, node.then, node.orelse))
+    return lambda env: then(env) if cond(env) else orelse(env)
+
+
 _COMPILERS: dict[type, Callable[[Any, str], Fn]] = {
     A.Literal: _literal,
     A.ListExpr: _list,
@@ -226,4 +231,5 @@ _COMPILERS: dict[type, Callable[[Any, str], Fn]] = {
     A.Compare: _compare,
     A.BoolOp: _bool_op,
     A.Call: _call,
+    A.Conditional: _conditional,
 }

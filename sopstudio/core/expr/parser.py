@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import ast as A
 from .errors import ExprSyntaxError
-from .functions import FUNCTIONS
+from .functions import FUNCTIONS, pattern_problem
 from .tokenizer import Token, tokenize
 
 MAX_NESTING = 64
@@ -25,6 +25,7 @@ _BOOL = {"or": ("or", 10), "||": ("or", 10), "and": ("and", 20), "&&": ("and", 2
 _LITERAL_KEYWORDS = {
     "true": True, "True": True, "false": False, "False": False, "null": None, "None": None,
 }
+_CONDITIONAL_BP = 5  # 'a if c else b' binds more loosely than 'or', as in Python
 _PREFIX_NOT_BP = 30
 _COMPARE_BP = 40
 _UNARY_MINUS_BP = 70
@@ -109,6 +110,8 @@ class _Parser:
                 return _COMPARE_BP
             if token.value == "not" and self.peek(1).kind == "kw" and self.peek(1).value == "in":
                 return _COMPARE_BP
+            if token.value == "if":
+                return _CONDITIONAL_BP
             return _BOOL.get(token.value, ("", 0))[1]
         return 0
 
@@ -133,7 +136,8 @@ class _Parser:
         if token.value == "not":
             return A.Unary("not", self.expression(_PREFIX_NOT_BP), token.pos)
         if token.value == "else":
-            raise ExprSyntaxError("'else' is only valid alone as an edge condition", token.pos, self.text)
+            raise ExprSyntaxError("'else' is only valid alone as an edge condition or after "
+                                  "'a if condition'", token.pos, self.text)
         raise self.unexpected(token)
 
     def prefix_operator(self, token: Token) -> A.Node:
@@ -177,10 +181,16 @@ class _Parser:
             plural = "" if wanted == "1" else "s"
             raise ExprSyntaxError(f"{name}() takes {wanted} argument{plural}, got {len(args)}",
                                   token.pos, self.text)
+        if name == "matches" and isinstance(args[1], A.Literal):
+            problem = pattern_problem(args[1].value)  # a literal pattern is checked now, once
+            if problem:
+                raise ExprSyntaxError(problem, args[1].pos, self.text)
         return A.Call(name, args, token.pos)
 
     def infix(self, token: Token, left: A.Node) -> A.Node:
         value = token.value
+        if token.kind == "kw" and value == "if":
+            return self.conditional(token, left)
         if value in _BOOL:
             op, bp = _BOOL[value]
             right = self.expression(bp)
@@ -189,6 +199,16 @@ class _Parser:
         if value in _BINARY_BP:
             return A.Binary(value, left, self.expression(_BINARY_BP[value]), token.pos)
         return self.comparison(token, left)
+
+    def conditional(self, token: Token, then: A.Node) -> A.Node:
+        """``then if cond else orelse``: cond stops before another 'if'; orelse may chain."""
+        cond = self.expression(_CONDITIONAL_BP)
+        other = self.advance()
+        if other.kind != "kw" or other.value != "else":
+            hint = f"expected 'else' to complete the 'if' at column {token.pos + 1}"
+            raise self.unexpected(other, hint)
+        orelse = self.expression(_CONDITIONAL_BP - 1)
+        return A.Conditional(cond, then, orelse, _position(then))
 
     def comparison(self, token: Token, left: A.Node) -> A.Node:
         """One comparison, or a Python-style chain ``a < b <= c`` joined with ``and``."""

@@ -16,7 +16,7 @@ MAX_LENGTH = 10_000
 MAX_NUMBER_DIGITS = 100
 
 KEYWORDS = {
-    "and", "or", "not", "in", "else",
+    "and", "or", "not", "in", "if", "else",
     "true", "false", "null", "True", "False", "None",
 }
 # Longest first so that '==' wins over '='.

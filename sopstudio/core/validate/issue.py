@@ -33,6 +33,10 @@ CODES: dict[str, str] = {
     "unknown-parameter": WARNING,  # tool_args maps a parameter the tool does not declare
     # a node on a cycle assigns a name from itself (`n = n + 1`): the loop's exit is not provable
     "self-referencing-set": WARNING,
+    # a tool parameter fed by an output or variable declared with another type (types.py)
+    "type-mismatch": WARNING,
+    # a journey needs more conversation turns than a run is allowed (turns.py)
+    "long-journey": WARNING,
 }
 
 

@@ -12,7 +12,7 @@ import re
 from ...core.inputs import InputError, strip_bom
 from ...core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from .. import _expr
-from ..base import FormatError, ImportResult, snake, unique
+from ..base import FormatError, ImportResult, outcome_name, snake, unique
 from . import words
 from .conditions import (Condition, failure_when, literals, needs_default, translate,
                          unify_phrases, widen)
@@ -209,6 +209,7 @@ class _Builder:
             node_id = unique(id_hint, self.ids)  # a marked id (our export) is kept whole
         else:
             node_id = unique((id_hint or words.name_from(text, "step"))[:40].strip("_"), self.ids)
+        text = re.sub(r"^step\s*:\s*", "", text, flags=re.IGNORECASE) or text  # our export's marker
         title = text[:1].upper() + text[1:]
         node = Node(id=node_id, title=title, kind=kind, instructions=text,
                     notes=self.orphans[:] if not self.nodes else [])
@@ -308,7 +309,7 @@ class _Builder:
         if len(pending) == 1:
             prev = self.node_by_id(pending[0][0])
             if prev.say:
-                return words.name_from(prev.say, "completed")
+                return outcome_name(prev.say, "completed")
             if prev.tools:
                 return prev.tools[0]
         return "completed"

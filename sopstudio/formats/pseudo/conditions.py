@@ -70,10 +70,17 @@ def translate(words: str, subject: str | None) -> Condition:
 
 
 def _expression(text: str, subject: str | None) -> Condition | None:
-    """Already our expression language (e.g. our own `text` export): kept verbatim."""
-    if not _OPERATOR.search(text) or _expr.syntax_error(text):
+    """Already our expression language (e.g. our own `text` export): kept verbatim. Besides
+    operators, that is a literal (`if true:`) or a call (`if matches(pid, '^P'):`), which
+    must not become a test of the step's subject."""
+    if _expr.syntax_error(text):
         return None
     names = _expr.names_read(text)
+    if not _OPERATOR.search(text):
+        if names and not re.match(r"^[A-Za-z_]\w*\(", text):
+            return None  # a bare word is a phrase ("approved"), read by the rules below
+        return Condition(text, names[0] if len(names) == 1 else None, kind="expression",
+                         verbatim=True)
     var = names[0] if len(names) == 1 else None
     if re.search(r"==\s*(?:true|false)\s*$", text):
         return Condition(text, var, "boolean", kind="boolean")

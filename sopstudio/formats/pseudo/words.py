@@ -47,7 +47,10 @@ _SAY = re.compile(r"""^say\s+(?:"([^"]*)"|'([^']*)')\.?$""", re.IGNORECASE)
 def split_compound(text: str) -> list[str]:
     """`send otp and ask for otp` -> two actions; their order matters (a node asks first).
 
-    Quoted text (`say "..."`, our export) is never split."""
+    Quoted text (`say "..."`, our export) and our export's `step: <title>` (a step with no
+    action, whose title may say "and check ...") are never split."""
+    if re.match(r"^step\s*:", text, re.IGNORECASE):
+        return [text.strip()]
     quoted: list[str] = []
 
     def hide(match: re.Match) -> str:
