@@ -54,3 +54,20 @@ class RecordingModel:
         from sopstudio.engine.llm_client import ModelReply
         self.requests.append(messages)
         return ModelReply(self.texts.pop(0) if len(self.texts) > 1 else self.texts[0])
+
+
+def cli(capsys, *argv) -> tuple[int, str, str]:
+    """Run the command line in-process: (exit code, stdout, stderr)."""
+    from sopstudio.cli_main import run
+    code = run([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def listing_file(folder: Path) -> str:
+    """The listing-blocked example saved as a .sop.json in `folder`."""
+    from sopstudio.core.io import save_sop
+    from sopstudio.engine.examples import listing_blocked
+    path = folder / "lb.sop.json"
+    save_sop(listing_blocked(), path)
+    return str(path)

@@ -7,23 +7,15 @@ import sqlite3
 
 import pytest
 
-from sopstudio.cli_main import run as main
-from sopstudio.core.io import save_sop
 from sopstudio.engine.examples import listing_blocked
 from sopstudio.store import hash_sop, open_store
+
+from helpers import cli, listing_file
 
 
 @pytest.fixture
 def sop_file(tmp_path):
-    path = tmp_path / "lb.sop.json"
-    save_sop(listing_blocked(), path)
-    return str(path)
-
-
-def cli(capsys, *argv):
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return listing_file(tmp_path)
 
 
 def cli_json(capsys, *argv):

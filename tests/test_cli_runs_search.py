@@ -6,22 +6,12 @@ import json
 
 import pytest
 
-from sopstudio.cli_main import run as main
-from sopstudio.core.io import save_sop
-from sopstudio.engine.examples import listing_blocked
+from helpers import cli, listing_file
 
 
 @pytest.fixture
 def sop_file(tmp_path):
-    path = tmp_path / "lb.sop.json"
-    save_sop(listing_blocked(), path)
-    return str(path)
-
-
-def cli(capsys, *argv):
-    code = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return listing_file(tmp_path)
 
 
 def test_search_finds_runs_by_error_code_and_version_message(capsys, sop_file, tmp_path):

@@ -139,14 +139,9 @@ class SopScene(QGraphicsScene):
                     item.adjust()
 
     def set_routes(self, routes: dict, positions: dict) -> None:
+        """Routes for every edge (a whole layout): edges without one fall back to curves."""
         self.routes = {}
-        for edge_id, (points, tip, label_at) in routes.items():
-            item = self.edges.get(edge_id)
-            if item is None:
-                continue
-            ends = positions.get(item.source.node_id), positions.get(item.target.node_id)
-            if None not in ends:
-                self.routes[edge_id] = (ends[0], ends[1], points, tip, label_at)
+        self.merge_routes(routes, positions)
         for item in self.edges.values():
             item.adjust()
 
