@@ -25,7 +25,9 @@ os.environ["SOPSTUDIO_SETTINGS"] = str(Path(_TMP) / "settings.ini")  # never the
 os.environ["SOPSTUDIO_DB"] = str(Path(_TMP) / "store.sqlite")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from PySide6.QtCore import QPointF  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt  # noqa: E402
+from PySide6.QtGui import QMouseEvent  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from sopstudio.core.io import save_sop  # noqa: E402
 from sopstudio.core.layout import layout_with_routes  # noqa: E402
@@ -133,6 +135,40 @@ def time_move(window, frames: int = 40) -> float:
     return statistics.mean(durations)
 
 
+def time_drag(window, frames: int = 40) -> tuple[float, float, float]:
+    """A real mouse drag of 50 selected nodes in the 1,000-node graph, through the view:
+    press on one of them, `frames` moves (each handled, then painted at once, as a frame
+    is), release. Returns the mean and worst frame and the release (ms)."""
+    app = application()
+    view, scene = window.view, window.scene
+    chosen = [scene.nodes[f"n{i}"] for i in range(100, 150)]
+    view.resetTransform()
+    view.centerOn(chosen[0])
+    app.processEvents()
+    scene.select_ids([item.node_id for item in chosen])
+    grip = view.mapFromScene(chosen[0].scenePos() + QPointF(0, -chosen[0].height / 4))
+    _mouse(view, QEvent.MouseButtonPress, grip, Qt.LeftButton)
+    durations = []
+    for frame in range(1, frames + 1):
+        start = time.perf_counter()
+        _mouse(view, QEvent.MouseMove, grip + QPoint(3 * frame, 2 * frame), Qt.NoButton)
+        view.viewport().repaint()
+        durations.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    _mouse(view, QEvent.MouseButtonRelease, grip + QPoint(3 * frames, 2 * frames),
+           Qt.LeftButton)
+    view.viewport().repaint()
+    release = time.perf_counter() - start
+    return statistics.mean(durations) * 1000, max(durations) * 1000, release * 1000
+
+
+def _mouse(view, kind, pos, button) -> None:
+    held = Qt.NoButton if kind == QEvent.MouseButtonRelease else Qt.LeftButton
+    event = QMouseEvent(kind, QPointF(pos), QPointF(view.viewport().mapToGlobal(pos)),
+                        button, held, Qt.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+
+
 def make_dense(count: int, positions: bool = False) -> SOP:
     """`count` steps in a chain with two conditional exits each (the next two steps), an else
     edge to a shared "escalated" end and a failure edge to a shared "failed" end: ~4 edges per
@@ -220,6 +256,9 @@ def main() -> int:
         print(f"open + render {count:>5} nodes: {elapsed * 1000:8.1f} ms")
     print(f"auto-layout 1000 nodes (dot):  {time_layout(windows[1000]) * 1000:8.1f} ms")
     print(f"move 50 of 1000 nodes:        {time_move(windows[1000]) * 1000:8.2f} ms/frame")
+    mean, worst, release = time_drag(windows[1000])
+    print(f"mouse drag 50 of 1000 nodes:  {mean:8.2f} ms/frame (worst {worst:.2f}), "
+          f"release {release:.1f} ms")
     interactive, laid_out = time_unplaced(1000)
     print(f"dense 1000 nodes, no positions: interactive {interactive:6.2f} s, "
           f"laid out {laid_out:6.2f} s")

@@ -2,6 +2,8 @@
 
 Forward edges are straight; edges going back up the graph bow out to the right so they do not
 cut through the nodes between; parallel edges get a sideways bend. Failure edges are dashed red.
+While nodes are dragged, their edges show a cheap straight preview (`preview`); the full route
+(`adjust`) is computed once, on release.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ ARROW = 10.0
 HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
 LABEL_CHECK_LIMIT = 150
 LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
+_COS30 = math.cos(math.pi / 6)  # arrow heads: 30° either side of the line
 
 
 class EdgeItem(QGraphicsItem):
@@ -31,6 +34,7 @@ class EdgeItem(QGraphicsItem):
         self.edge_id = edge_id
         self.source, self.target = source, target
         self.text = ""
+        self._label_size = (0.0, 0.0)  # measured when the text changes, not on every move
         self.failure = False
         self.bend = 0.0  # sideways offset for parallel edges, set by the scene
         self.issue_severity: str | None = None
@@ -45,7 +49,10 @@ class EdgeItem(QGraphicsItem):
         self.setZValue(0)
 
     def refresh(self, edge) -> None:
-        self.text = edge_text(edge)
+        text = edge_text(edge)
+        if text != self.text:
+            self.text = text
+            self._label_size = _label_size(text)
         self.failure = edge.on == "failure"
         tip = f"{edge.id}: {edge.source} → {edge.target}"
         if edge.when:
@@ -53,7 +60,8 @@ class EdgeItem(QGraphicsItem):
         if self.failure:
             tip += "\n(on failure)"
         self.setToolTip(tip)
-        self.adjust()
+        if not getattr(self.scene(), "bulk", False):  # a bulk update routes every edge at its end
+            self.adjust()
 
     def set_issue(self, severity: str | None, text: str = "") -> None:
         self.issue_severity = severity
@@ -61,7 +69,6 @@ class EdgeItem(QGraphicsItem):
 
     # --- geometry -----------------------------------------------------------------------------
     def adjust(self) -> None:
-        self.prepareGeometryChange()
         self._path = self._route()
         # The tangent at the end from the last control point: cheaper than pointAtPercent,
         # which dominated the cost of a drag frame.
@@ -75,8 +82,43 @@ class EdgeItem(QGraphicsItem):
                 break
         self._arrow = _arrow_head(before, end)
         self._label = self._label_rect()
+        self._set_bounds(self._outer_bounds())
+
+    def preview(self) -> None:
+        """A straight line between the ends, label in its middle: what an edge shows while
+        one of its nodes is dragged (the full route comes on release, by `adjust`). Plain
+        float arithmetic: it runs for every edge of every dragged node on every mouse move."""
+        src, dst = self.source, self.target
+        a, b = src.scenePos(), dst.scenePos()
+        ax, ay, bx, by = a.x(), a.y(), b.x(), b.y()
+        sx, sy = src.boundary_xy(ax, ay, bx, by)
+        ex, ey = dst.boundary_xy(bx, by, ax, ay)
+        length = math.hypot(ex - sx, ey - sy)
+        if src is dst or length < 0.5:
+            self.adjust()  # a loop, or ends that touch: the usual shape
+            return
+        self._path = QPainterPath(QPointF(sx, sy))
+        self._path.lineTo(ex, ey)
+        ux, uy = (ex - sx) / length * ARROW, (ey - sy) / length * ARROW
+        back_x, back_y = ex - ux * _COS30, ey - uy * _COS30
+        self._arrow = QPolygonF([QPointF(ex, ey), QPointF(back_x - uy / 2, back_y + ux / 2),
+                                 QPointF(back_x + uy / 2, back_y - ux / 2)])
+        width, height = self._label_size
+        self._label = (QRectF((sx + ex - width) / 2, (sy + ey - height) / 2, width, height)
+                       if self.text else QRectF())
+        self._set_bounds(self._outer_bounds())
+
+    def _set_bounds(self, bounds: QRectF) -> None:
+        """Tell the scene about a new bounding rect only when it changed: each telling
+        re-indexes the item (the shape inside may change either way, so repaint)."""
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
+        self.update()
+
+    def _outer_bounds(self) -> QRectF:
         pad = ARROW + 4
-        self._bounds = self._path.boundingRect().adjusted(-pad, -pad, pad, pad).united(
+        return self._path.boundingRect().adjusted(-pad, -pad, pad, pad).united(
             self._label.adjusted(-12, -12, 12, 12))
 
     def _route(self) -> QPainterPath:
@@ -124,9 +166,7 @@ class EdgeItem(QGraphicsItem):
     def _label_rect(self) -> QRectF:
         if not self.text:
             return QRectF()
-        metrics = QFontMetricsF(style.label_font())
-        width = metrics.horizontalAdvance(self.text) + 10
-        height = metrics.height() + 4
+        width, height = self._label_size
         if self._label_at is not None:
             return _centred(self._label_at, width, height)
         if self.source is self.target:  # beside the loop, not on it
@@ -205,6 +245,13 @@ class EdgeItem(QGraphicsItem):
         painter.setFont(style.label_font())
         painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
         painter.drawText(self._label, Qt.AlignCenter, self.text)
+
+
+def _label_size(text: str) -> tuple[float, float]:
+    if not text:
+        return 0.0, 0.0
+    metrics = QFontMetricsF(style.label_font())
+    return metrics.horizontalAdvance(text) + 10, metrics.height() + 4
 
 
 def _centred(centre: QPointF, width: float, height: float) -> QRectF:

@@ -2,7 +2,9 @@
 the part the canvas shows outlined; a click or drag there moves the canvas.
 
 It draws the same scene (shapes only at that scale, by the items' level of detail) and
-repaints at most every REFRESH_MS, so dragging nodes on a big graph is not slowed by it.
+repaints at most every REFRESH_MS after the graph or the canvas's scroll position changed, and
+never during a drag of nodes (the drop changes the document, which refreshes it), so dragging
+on a big graph is not slowed by it.
 """
 
 from __future__ import annotations
@@ -30,13 +32,20 @@ class Minimap(QGraphicsView):
         self.setToolTip("Overview: click or drag to move the canvas")
         self._timer = QTimer(self, singleShot=True, interval=REFRESH_MS)
         self._timer.timeout.connect(self.refresh)
-        canvas.scene().changed.connect(lambda *_: self._timer.start())
-        canvas.horizontalScrollBar().valueChanged.connect(lambda *_: self._timer.start())
-        canvas.verticalScrollBar().valueChanged.connect(lambda *_: self._timer.start())
+        canvas.scene().content_changed.connect(self.schedule)
+        canvas.horizontalScrollBar().valueChanged.connect(self.schedule)
+        canvas.verticalScrollBar().valueChanged.connect(self.schedule)
         self.hide()
+
+    def schedule(self, *_) -> None:
+        """Refresh once things have settled (each new call pushes the refresh back)."""
+        self._timer.start()
 
     def refresh(self) -> None:
         """Show when the graph does not fit in the canvas; fit the whole graph."""
+        if getattr(self.scene(), "dragging", False):  # after the drop, not per frame
+            self._timer.start()
+            return
         rect = self.scene().itemsBoundingRect()
         seen = self.canvas.mapToScene(self.canvas.viewport().rect()).boundingRect()
         wanted = not rect.isEmpty() and not seen.contains(rect)

@@ -142,25 +142,33 @@ class NodeItem(QGraphicsItem):
     def boundary_point(self, toward: QPointF) -> QPointF:
         """Where the straight line from the centre towards `toward` (scene) leaves the shape."""
         centre = self.scenePos()
-        dx, dy = toward.x() - centre.x(), toward.y() - centre.y()
+        return QPointF(*self.boundary_xy(centre.x(), centre.y(), toward.x(), toward.y()))
+
+    def boundary_xy(self, x: float, y: float, to_x: float, to_y: float) -> tuple[float, float]:
+        """`boundary_point` in plain floats, for the centre (x, y): drag previews call it for
+        every edge on every mouse move."""
+        dx, dy = to_x - x, to_y - y
         if dx == 0 and dy == 0:
-            return centre
+            return x, y
         half_w, half_h = self.width / 2, self.height / 2
         if self.shape_kind == "decision":
             scale = 1.0 / (abs(dx) / half_w + abs(dy) / half_h)
         else:
             scale = min(half_w / abs(dx) if dx else 1e9, half_h / abs(dy) if dy else 1e9)
-        return QPointF(centre.x() + dx * scale, centre.y() + dy * scale)
+        return x + dx * scale, y + dy * scale
 
     def _diamond(self) -> QPolygonF:
         w, h = self.width / 2, self.height / 2
         return QPolygonF([QPointF(0, -h), QPointF(w, 0), QPointF(0, h), QPointF(-w, 0)])
 
     def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged and not getattr(
-                self.scene(), "bulk", False):
-            for edge in self.edges:
-                edge.adjust()
+        if change == QGraphicsItem.ItemPositionHasChanged:
+            scene = self.scene()
+            if getattr(scene, "dragging", False):  # previewed once per frame by the scene
+                scene.drag_edges.update(self.edges)
+            elif not getattr(scene, "bulk", False):
+                for edge in self.edges:
+                    edge.adjust()
         return super().itemChange(change, value)
 
     # --- interaction: a press on the port starts a connection instead of a move ---------------

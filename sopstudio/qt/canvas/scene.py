@@ -29,6 +29,10 @@ class SopScene(QGraphicsScene):
     start_requested = Signal(str)
     node_activated = Signal(str)
     tool_dropped = Signal(str, str)            # tool name, node id
+    # Items were added, removed, moved or re-routed (not emitted per drag frame). Listeners use
+    # this rather than QGraphicsScene.changed, whose mere connection makes the scene collect
+    # and send every update region to every view instead of letting items update views directly.
+    content_changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -38,6 +42,11 @@ class SopScene(QGraphicsScene):
         self._rubber_line: QGraphicsLineItem | None = None
         self._press_positions: dict[str, QPointF] = {}
         self.bulk = False  # a bulk update is running: edges are routed once at its end
+        # A drag of nodes is running: their edges show a cheap preview, updated once per mouse
+        # move (not once per moved end), and get their full route once, on release.
+        self.dragging = False
+        self.drag_edges: set[EdgeItem] = set()  # moved in this mouse move: preview them
+        self._dragged_edges: set[EdgeItem] = set()  # moved in this drag: route on release
         # View state, not document data: dot's edge routes from the last layout, used while
         # both ends of an edge stay where dot put them.
         self.routes: dict[str, tuple] = {}
@@ -58,6 +67,7 @@ class SopScene(QGraphicsScene):
             self._sync_in_bulk(sop, kind, touched)
         else:
             self._sync_items(sop, full, touched)
+        self.content_changed.emit()
 
     def _sync_items(self, sop, full: bool, touched: set) -> None:
         node_index = {n.id: n for n in sop.nodes}
@@ -144,6 +154,7 @@ class SopScene(QGraphicsScene):
         self.merge_routes(routes, positions)
         for item in self.edges.values():
             item.adjust()
+        self.content_changed.emit()
 
     def merge_routes(self, routes: dict, positions: dict) -> None:
         """Routes for some edges (re-routed after a move), the others keep theirs."""
@@ -155,6 +166,7 @@ class SopScene(QGraphicsScene):
             if None not in ends:
                 self.routes[edge_id] = (ends[0], ends[1], points, tip, label_at)
                 item.adjust()
+        self.content_changed.emit()
 
     def set_issues(self, issues) -> None:
         """Badges: the worst severity per node / edge, with every message in the tooltip."""
@@ -192,8 +204,20 @@ class SopScene(QGraphicsScene):
         self._press_positions = {i.node_id: i.pos() for i in self.selectedItems()
                                  if isinstance(i, NodeItem)}
 
+    def mouseMoveEvent(self, event):
+        if (event.buttons() & Qt.LeftButton and self._press_positions
+                and self.connecting_from is None):
+            self.dragging = True
+        super().mouseMoveEvent(event)
+        if self.drag_edges:
+            for item in self.drag_edges:
+                item.preview()
+            self._dragged_edges |= self.drag_edges
+            self.drag_edges = set()
+
     def mouseReleaseEvent(self, event):
         super().mouseReleaseEvent(event)
+        self._end_drag()
         moved = {}
         for node_id, before in self._press_positions.items():
             item = self.nodes.get(node_id)
@@ -202,6 +226,14 @@ class SopScene(QGraphicsScene):
         self._press_positions = {}
         if moved:  # a drag is one gesture: recorded once, on release
             self.move_requested.emit(moved)
+
+    def _end_drag(self) -> None:
+        """Full routes, once, for every edge that showed a preview during the drag."""
+        edges = self._dragged_edges | self.drag_edges
+        self.dragging, self.drag_edges, self._dragged_edges = False, set(), set()
+        for item in edges:
+            if item.scene() is self:
+                item.adjust()
 
     def mouseDoubleClickEvent(self, event):
         if self.itemAt(event.scenePos(), QTransform()) is None:
