@@ -43,6 +43,7 @@ class EdgeItem(QGraphicsItem):
         self._label = QRectF()
         self._label_at = None
         self._bounds = QRectF()
+        self._shape: QPainterPath | None = None  # made from the route when first asked
         self.hovered = False
         self.setFlags(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
@@ -111,6 +112,7 @@ class EdgeItem(QGraphicsItem):
     def _set_bounds(self, bounds: QRectF) -> None:
         """Tell the scene about a new bounding rect only when it changed: each telling
         re-indexes the item (the shape inside may change either way, so repaint)."""
+        self._shape = None
         if bounds != self._bounds:
             self.prepareGeometryChange()
             self._bounds = bounds
@@ -196,12 +198,15 @@ class EdgeItem(QGraphicsItem):
         return self._bounds
 
     def shape(self) -> QPainterPath:
-        stroker = QPainterPathStroker()
-        stroker.setWidth(HIT_WIDTH)
-        shape = stroker.createStroke(self._path)
-        if not self._label.isNull():
-            shape.addRect(self._label)
-        return shape
+        # Hit tests (every hover move) ask each edge whose bounds hold the pointer: in a dense
+        # graph, hundreds of long edges. The stroke is made once per route, not per ask.
+        if self._shape is None:
+            stroker = QPainterPathStroker()
+            stroker.setWidth(HIT_WIDTH)
+            self._shape = stroker.createStroke(self._path)
+            if not self._label.isNull():
+                self._shape.addRect(self._label)
+        return self._shape
 
     def hoverEnterEvent(self, event):
         self.hovered = True

@@ -23,6 +23,7 @@ BADGE_RADIUS = 9.0
 # The START marker is its own child item stacked above every other child (simulation rings and
 # highlights are children too, at lower z), so nothing is drawn over it.
 START_Z = 100
+_MOVED = QGraphicsItem.ItemPositionHasChanged
 
 
 class NodeItem(QGraphicsItem):
@@ -162,14 +163,16 @@ class NodeItem(QGraphicsItem):
         return QPolygonF([QPointF(0, -h), QPointF(w, 0), QPointF(0, h), QPointF(-w, 0)])
 
     def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemPositionHasChanged:
+        # Called for every flag, tooltip, z and position set on the item (a dozen per node while
+        # a graph is built): QGraphicsItem's own version returns `value`, so we do, in Python.
+        if change == _MOVED:
             scene = self.scene()
             if getattr(scene, "dragging", False):  # previewed once per frame by the scene
                 scene.drag_edges.update(self.edges)
             elif not getattr(scene, "bulk", False):
                 for edge in self.edges:
                     edge.adjust()
-        return super().itemChange(change, value)
+        return value
 
     # --- interaction: a press on the port starts a connection instead of a move ---------------
     def mousePressEvent(self, event):

@@ -19,6 +19,10 @@ from .node_item import NodeItem
 TOOL_MIME = "application/x-sopstudio-tool"
 FULL_REFRESH = {"tools", "variables", "sop", "reset", "knowledge"}
 BULK = 200  # nodes touched by one change above which the scene updates in bulk
+# The scene index's depth. Qt picks ~log2(items) (13 for a 1,000-node graph) and files every
+# item under each leaf it overlaps: the long edges to shared end nodes of a dense SOP then
+# land in thousands of leaves each, and building the index took a third of opening it.
+BSP_DEPTH = 8
 
 
 class SopScene(QGraphicsScene):
@@ -51,6 +55,7 @@ class SopScene(QGraphicsScene):
         # both ends of an edge stay where dot put them.
         self.routes: dict[str, tuple] = {}
         self.setBackgroundBrush(style.BACKGROUND)
+        self.setBspTreeDepth(BSP_DEPTH)
 
     # --- mirroring ----------------------------------------------------------------------------
     def rebuild(self, sop) -> None:
@@ -73,13 +78,20 @@ class SopScene(QGraphicsScene):
         node_index = {n.id: n for n in sop.nodes}
         edge_index = {e.id: e for e in sop.edges}
         self._drop_missing(node_index, edge_index, touched)
+        # In bulk, edges are routed at the end, after this: a new node is refreshed once, below
+        # (with its edges); otherwise new edges are routed at once and need their ends' sizes.
+        fresh = []
         for node_id, node in node_index.items():
-            if full or node_id in touched or node_id not in self.nodes:
+            if self.bulk and node_id not in self.nodes:
+                fresh.append(node_id)
+                self._node_item(node_id)
+            elif full or node_id in touched or node_id not in self.nodes:
                 self._node_item(node_id).refresh(node, sop)
         for edge_id, edge in edge_index.items():
             if full or edge_id in touched or edge_id not in self.edges:
                 self._edge_item(edge, touched)
-        for node_id in touched & set(node_index):  # shape depends on edges: refresh ends too
+        # A node's shape depends on its edges (a decision is a diamond): refresh ends too.
+        for node_id in (touched & set(node_index)).union(fresh):
             self.nodes[node_id].refresh(node_index[node_id], sop)
         self._assign_bends()
 
@@ -97,6 +109,7 @@ class SopScene(QGraphicsScene):
             for item in self.edges.values():
                 item.adjust()
             self.setItemIndexMethod(QGraphicsScene.BspTreeIndex)
+            self.setBspTreeDepth(BSP_DEPTH)  # a new index: Qt's own depth again otherwise
 
     def _drop_missing(self, node_index, edge_index, touched: set) -> None:
         for edge_id in [e for e in self.edges if e not in edge_index]:

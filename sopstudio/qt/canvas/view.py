@@ -97,7 +97,8 @@ class CanvasView(QGraphicsView):
 
     def resizeEvent(self, event):
         super().resizeEvent(event)
-        self.minimap.refresh()
+        self.minimap.place()  # stays in the corner now; its picture follows once settled
+        self.minimap.schedule()
 
     def wheelEvent(self, event):
         if event.angleDelta().y() == 0:
