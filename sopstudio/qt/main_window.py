@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.scene.selectionChanged.connect(self._on_selection)
         self.scene.node_activated.connect(lambda _: self.raise_inspector())
         self.problems.issues_ready.connect(self.scene.set_issues)
+        self.scene.routes_changed.connect(self._redraw_marks)
         self.problems.culprit_chosen.connect(self.reveal)
         self.tool_dock.tool_chosen.connect(self.inspector.show_tool)
         for menu_dock in (self.inspector_dock, self.tools_dock, self.problems_dock,
@@ -152,6 +153,13 @@ class MainWindow(QMainWindow):
             dock.status.setText("")
             sim.overlay.show_run(None)
             sim.runs.refresh()
+
+    def _redraw_marks(self) -> None:
+        """Edges took new routes (dot's answer, the end of a drag): the simulation's path
+        highlight is drawn along each edge's route, so it is drawn again along the new ones."""
+        sim = getattr(self, "simulation", None)
+        if sim is not None:
+            sim.overlay.refresh()
 
     def after_restore(self) -> None:
         """A restored version is the document now: every view shows it."""

@@ -24,6 +24,12 @@ HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
 LABEL_CHECK_LIMIT = 150
 LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
 _COS30 = math.cos(math.pi / 6)  # arrow heads: 30° either side of the line
+# A band this wide along every line stays off labels. The simulation's highlight is wider,
+# but drawn beneath edges and their labels (it only needs the line itself to keep clear).
+LABEL_CLEARANCE = 6.0
+# Moves tried for such a label, smallest first (sideways cheaper than up or down).
+LABEL_NUDGES = sorted(((dx, dy) for dx in range(-40, 41, 2) for dy in (-12, -8, -4, 0, 4, 8, 12)
+                       if dx or dy), key=lambda d: abs(d[0]) + 1.5 * abs(d[1]))
 
 
 class EdgeItem(QGraphicsItem):
@@ -170,7 +176,7 @@ class EdgeItem(QGraphicsItem):
             return QRectF()
         width, height = self._label_size
         if self._label_at is not None:
-            return _centred(self._label_at, width, height)
+            return self._beside_route(_centred(self._label_at, width, height))
         if self.source is self.target:  # beside the loop, not on it
             return _centred(self._path.pointAtPercent(0.5) + QPointF(width / 2 + 4, 0),
                             width, height)
@@ -183,6 +189,33 @@ class EdgeItem(QGraphicsItem):
             if not self._covers_a_node(rect):
                 return rect
         return first
+
+    def _beside_route(self, rect: QRectF) -> QRectF:
+        """dot puts a label beside its edge, measured in its own font; ours can come out
+        across the curve. Then it moves a little (the smallest step that works) so that the
+        line, and the simulation's highlight along it, passes by the label, not under it —
+        onto no other label, line or node (those checked in graphs of up to LABEL_CHECK_LIMIT
+        nodes)."""
+        line = _stroke(self._path, LABEL_CLEARANCE)
+        if not line.intersects(rect):
+            return rect
+        near = self._neighbours(rect.adjusted(-60, -20, 60, 20))
+        labels = [item._label for item in near if not item._label.isNull()]
+        lines = [_stroke(item._path, LABEL_CLEARANCE) for item in near]
+        for dx, dy in LABEL_NUDGES:
+            moved = rect.translated(dx, dy)
+            if not (line.intersects(moved) or any(moved.intersects(o) for o in labels)
+                    or any(o.intersects(moved) for o in lines) or self._covers_a_node(moved)):
+                return moved
+        return rect
+
+    def _neighbours(self, area: QRectF) -> list[EdgeItem]:
+        """The other edges whose bounds reach into `area` (none in big graphs or in bulk)."""
+        scene = self.scene()
+        if scene is None or len(getattr(scene, "nodes", ())) > LABEL_CHECK_LIMIT or scene.bulk:
+            return []
+        return [item for item in scene.edges.values()
+                if item is not self and item._bounds.intersects(area)]
 
     def _covers_a_node(self, rect: QRectF) -> bool:
         """Whether `rect` overlaps a node. Checked against the scene's node items directly
@@ -201,9 +234,7 @@ class EdgeItem(QGraphicsItem):
         # Hit tests (every hover move) ask each edge whose bounds hold the pointer: in a dense
         # graph, hundreds of long edges. The stroke is made once per route, not per ask.
         if self._shape is None:
-            stroker = QPainterPathStroker()
-            stroker.setWidth(HIT_WIDTH)
-            self._shape = stroker.createStroke(self._path)
+            self._shape = _stroke(self._path, HIT_WIDTH)
             if not self._label.isNull():
                 self._shape.addRect(self._label)
         return self._shape
@@ -250,6 +281,12 @@ class EdgeItem(QGraphicsItem):
         painter.setFont(style.label_font())
         painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
         painter.drawText(self._label, Qt.AlignCenter, self.text)
+
+
+def _stroke(path: QPainterPath, width: float) -> QPainterPath:
+    stroker = QPainterPathStroker()
+    stroker.setWidth(width)
+    return stroker.createStroke(path)
 
 
 def _label_size(text: str) -> tuple[float, float]:

@@ -37,6 +37,9 @@ class SopScene(QGraphicsScene):
     # this rather than QGraphicsScene.changed, whose mere connection makes the scene collect
     # and send every update region to every view instead of letting items update views directly.
     content_changed = Signal()
+    # Edges took new routes while the document stayed the same (dot's answer arrived, a drag
+    # ended): whatever was drawn along the old routes must be drawn again.
+    routes_changed = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -164,13 +167,19 @@ class SopScene(QGraphicsScene):
     def set_routes(self, routes: dict, positions: dict) -> None:
         """Routes for every edge (a whole layout): edges without one fall back to curves."""
         self.routes = {}
-        self.merge_routes(routes, positions)
+        self._merge_routes(routes, positions)
         for item in self.edges.values():
             item.adjust()
         self.content_changed.emit()
+        self.routes_changed.emit()
 
     def merge_routes(self, routes: dict, positions: dict) -> None:
         """Routes for some edges (re-routed after a move), the others keep theirs."""
+        self._merge_routes(routes, positions)
+        self.content_changed.emit()
+        self.routes_changed.emit()
+
+    def _merge_routes(self, routes: dict, positions: dict) -> None:
         for edge_id, (points, tip, label_at) in routes.items():
             item = self.edges.get(edge_id)
             if item is None:
@@ -179,7 +188,6 @@ class SopScene(QGraphicsScene):
             if None not in ends:
                 self.routes[edge_id] = (ends[0], ends[1], points, tip, label_at)
                 item.adjust()
-        self.content_changed.emit()
 
     def set_issues(self, issues) -> None:
         """Badges: the worst severity per node / edge, with every message in the tooltip."""
@@ -247,6 +255,8 @@ class SopScene(QGraphicsScene):
         for item in edges:
             if item.scene() is self:
                 item.adjust()
+        if edges:
+            self.routes_changed.emit()
 
     def mouseDoubleClickEvent(self, event):
         if self.itemAt(event.scenePos(), QTransform()) is None:
