@@ -72,3 +72,13 @@ def test_the_overview_is_told_of_the_drop_not_of_each_frame(window, qtbot):
     assert window.view.minimap._timer.isActive()
     send_mouse(window.view, QEvent.MouseButtonRelease, end, Qt.NoButton)
     assert told and not any(told)
+
+
+def test_an_edge_going_back_up_bows_aside_in_the_preview(window, qtbot):
+    _settled(window, qtbot)
+    _press_and_move(window, "ask", QPointF(0, 320))  # now below check: ask → check goes up
+    preview = window.scene.edges["e1"]
+    assert preview._path.elementCount() > 2  # a curve, beside any edge coming back down
+    start, end = preview._path.pointAtPercent(0), preview._path.pointAtPercent(1)
+    middle = preview._path.pointAtPercent(0.5)
+    assert QLineF(start, end).center() != middle

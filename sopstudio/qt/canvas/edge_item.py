@@ -24,6 +24,7 @@ HIT_WIDTH = 16.0  # an edge is hit within 8 px of its line (at 100 % zoom)
 LABEL_CHECK_LIMIT = 150
 LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
 _COS30 = math.cos(math.pi / 6)  # arrow heads: 30° either side of the line
+PREVIEW_BOW = 40.0  # sideways reach of an edge going back up, while a drag previews it
 # A band this wide along every line stays off labels. The simulation's highlight is wider,
 # but drawn beneath edges and their labels (it only needs the line itself to keep clear).
 LABEL_CLEARANCE = 6.0
@@ -93,26 +94,33 @@ class EdgeItem(QGraphicsItem):
 
     def preview(self) -> None:
         """A straight line between the ends, label in its middle: what an edge shows while
-        one of its nodes is dragged (the full route comes on release, by `adjust`). Plain
-        float arithmetic: it runs for every edge of every dragged node on every mouse move."""
+        one of its nodes is dragged (the full route comes on release, by `adjust`). A
+        parallel edge, or one going back up, bows sideways instead, so that it does not hide
+        its sibling. Plain float arithmetic: it runs for every edge of every dragged node on
+        every mouse move."""
         src, dst = self.source, self.target
         a, b = src.scenePos(), dst.scenePos()
         ax, ay, bx, by = a.x(), a.y(), b.x(), b.y()
-        sx, sy = src.boundary_xy(ax, ay, bx, by)
-        ex, ey = dst.boundary_xy(bx, by, ax, ay)
-        length = math.hypot(ex - sx, ey - sy)
-        if src is dst or length < 0.5:
-            self.adjust()  # a loop, or ends that touch: the usual shape
+        length = math.hypot(bx - ax, by - ay)
+        if src is dst or length < 1.0:
+            self.adjust()  # a loop, or ends on top of each other: the usual shape
             return
+        bow = self.bend or (PREVIEW_BOW if by < ay - 10 else 0.0)
+        cx = (ax + bx) / 2 - (by - ay) / length * bow  # the bow's control point
+        cy = (ay + by) / 2 + (bx - ax) / length * bow
+        sx, sy = src.boundary_xy(ax, ay, cx, cy)
+        ex, ey = dst.boundary_xy(bx, by, cx, cy)
         self._path = QPainterPath(QPointF(sx, sy))
-        self._path.lineTo(ex, ey)
-        ux, uy = (ex - sx) / length * ARROW, (ey - sy) / length * ARROW
-        back_x, back_y = ex - ux * _COS30, ey - uy * _COS30
-        self._arrow = QPolygonF([QPointF(ex, ey), QPointF(back_x - uy / 2, back_y + ux / 2),
-                                 QPointF(back_x + uy / 2, back_y - ux / 2)])
+        if bow:
+            self._path.quadTo(cx, cy, ex, ey)
+            mx, my = (sx + 2 * cx + ex) / 4, (sy + 2 * cy + ey) / 4
+        else:
+            self._path.lineTo(ex, ey)
+            mx, my = (sx + ex) / 2, (sy + ey) / 2
+        self._arrow = _arrow_xy(cx if bow else sx, cy if bow else sy, ex, ey)
         width, height = self._label_size
-        self._label = (QRectF((sx + ex - width) / 2, (sy + ey - height) / 2, width, height)
-                       if self.text else QRectF())
+        self._label = (QRectF(mx - width / 2, my - height / 2, width, height) if self.text
+                       else QRectF())
         self._set_bounds(self._outer_bounds())
 
     def _set_bounds(self, bounds: QRectF) -> None:
@@ -281,6 +289,15 @@ class EdgeItem(QGraphicsItem):
         painter.setFont(style.label_font())
         painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
         painter.drawText(self._label, Qt.AlignCenter, self.text)
+
+
+def _arrow_xy(from_x: float, from_y: float, x: float, y: float) -> QPolygonF:
+    """`_arrow_head` in floats (drag previews): the tip at (x, y), coming from (from_x, from_y)."""
+    length = math.hypot(x - from_x, y - from_y) or 1.0
+    ux, uy = (x - from_x) / length * ARROW, (y - from_y) / length * ARROW
+    back_x, back_y = x - ux * _COS30, y - uy * _COS30
+    return QPolygonF([QPointF(x, y), QPointF(back_x - uy / 2, back_y + ux / 2),
+                      QPointF(back_x + uy / 2, back_y - ux / 2)])
 
 
 def _stroke(path: QPainterPath, width: float) -> QPainterPath:
