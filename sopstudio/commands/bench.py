@@ -27,6 +27,7 @@ from ..engine.scenarios import generate
 from ..engine.scenarios_csv import csv_columns, load_mapping, propose_mapping, read_rows
 from ..engine.scenarios_rasa import load_tests_path, scenarios_from_rasa_tests
 from ..engine.scenarios_rasa import summary as rasa_summary
+from ..engine.session import agent_extras
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._options import (runnable, add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, positive_int, run_settings,
@@ -136,9 +137,9 @@ def run(args) -> int:
 
 def _bench_one(store, args, agent: str, sop, cs, scenarios) -> dict:
     from ..engine.agents import make_agent
-    options = agent_options(args, agent)
-    if agent == "agent-s" and store is not None:  # the store's tool library: Agent-S's GAR
-        options["repository"] = store.list_tools()
+    # Agent-S's action repository is the store's tool library (engine.session.agent_extras).
+    options = {**agent_options(args, agent),
+               **agent_extras(agent, store.list_tools if store is not None else None)}
     started = now()
     result = run_batch(cs, scenarios, lambda c: make_agent(agent, c, **options),
                        workers=args.workers, max_turns=args.max_turns)

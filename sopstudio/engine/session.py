@@ -91,20 +91,34 @@ def scenario_for(compiled: CompiledSop, journey: Journey, index: int, kind: str)
     return found[0]
 
 
+def agent_extras(kind: str, library: Callable[[], list] | None) -> dict:
+    """Options agent `kind` takes beyond its endpoint, the same for every front end: Agent-S's
+    Global Action Repository is the store's tool library (`library()`, read only for Agent-S,
+    at once: the caller's thread owns its store). No library (no store) or an empty one: the
+    agent's repository is the SOP's own tools."""
+    if kind != "agent-s" or library is None:
+        return {}
+    tools = list(library())
+    return {"repository": tools} if tools else {}
+
+
 def agent_factory(kind: str, compiled: CompiledSop,
                   llm_settings: Callable[[], Any] | None = None,
-                  options: dict | None = None) -> AgentFactory:
+                  options: dict | None = None, extras: dict | None = None) -> AgentFactory:
     """A function making the chosen agent. Model agents take their endpoint from
-    `llm_settings()` (called when the agent is made) or from `options` (model, base_url)."""
+    `llm_settings()` (called when the agent is made) or from `options` (model, base_url), and
+    `extras` beside it (see `agent_extras`)."""
+    extras = extras or {}
+
     def make():
         from .agents import make_agent
         if kind == "scripted":
             return make_agent(kind, compiled)
         if llm_settings is not None:
-            return make_agent(kind, compiled, settings=llm_settings())
+            return make_agent(kind, compiled, settings=llm_settings(), **extras)
         if options is None:
             raise ValueError(f"the {kind} agent needs an endpoint profile")
-        return make_agent(kind, compiled, **options)
+        return make_agent(kind, compiled, **options, **extras)
     return make
 
 
@@ -152,11 +166,14 @@ class SimulationSession:
     @classmethod
     def start(cls, sop, journey: Journey, index: int, kind: str, agent: str = "scripted",
               llm_settings: Callable[[], Any] | None = None, options: dict | None = None,
-              seed: int = 0, allow_live: bool = False) -> "SimulationSession":
-        """A live session on journey number `index` with its scenario of type `kind`."""
+              seed: int = 0, allow_live: bool = False,
+              extras: dict | None = None) -> "SimulationSession":
+        """A live session on journey number `index` with its scenario of type `kind`
+        (`extras`: the agent's options beyond its endpoint, see `agent_extras`)."""
         compiled = CompiledSop(sop)
         scenario = scenario_for(compiled, journey, index, kind)
-        return cls(compiled, scenario, agent_factory(agent, compiled, llm_settings, options),
+        return cls(compiled, scenario,
+                   agent_factory(agent, compiled, llm_settings, options, extras),
                    seed=seed, allow_live=allow_live)
 
     @classmethod

@@ -22,6 +22,7 @@ from ...core.subflows import SubflowError, expand_file
 from ...engine.agents import AGENT_KINDS
 from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
+from ...engine.session import agent_extras
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
 
@@ -221,6 +222,7 @@ class BatchDialog(QDialog):
             self.eta.setText(f"Cannot start: {problem}")
             return False
         self._clear()
+        request.extras = request.extras or self._agent_extras(request)
         self.job = BatchJob(sop, request, self.store_link,
                             self.scenario_source, self)
         self.job.stage.connect(self.eta.setText)
@@ -232,6 +234,12 @@ class BatchDialog(QDialog):
         self.job.start()
         self.poll.start()
         return True
+
+    def _agent_extras(self, request: BatchRequest) -> dict:
+        """Each agent's options beyond its endpoint (Agent-S: the store's tool library), read
+        here on the GUI thread, which owns the store."""
+        library = self.store_link.library_tools if self.store_link is not None else None
+        return {kind: agent_extras(kind, library) for kind in request.compare or (request.agent,)}
 
     def _clear(self) -> None:
         """A new batch: no rows, no summary, no progress from the last one."""

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ...core.subflows import SubflowError, expand_file
 from ...engine.render import EventRenderer
-from ...engine.session import SimulationSession, accepted_values, journey_choices
+from ...engine.session import (SimulationSession, accepted_values, agent_extras,
+                               journey_choices)
 from ..store_link import STORE_ERRORS
 from .panes import ChatView, ChoicesForm, ControlsBar, InputRow, MemoryView, PromptView
 from .runs import save_gui_run
@@ -171,10 +172,12 @@ class SimulationDock(QWidget):
         journey, kind = self.choices[index].journey, self.choices_form.scenario_type()
         agent, profile = self.choices_form.agent(), self.current_profile()
         settings = profile.llm_settings if profile is not None else None
+        extras = agent_extras(agent, self.library_reader())  # here: the store is this thread's
         self.replay_title, self.sop_for_run = "", sop
 
         def make_session():  # on the worker thread: compiling and generating take time
-            session = SimulationSession.start(sop, journey, index, kind, agent, settings)
+            session = SimulationSession.start(sop, journey, index, kind, agent, settings,
+                                              extras=extras)
             self.scenario = session.scenario
             return session
         self.controller.load(make_session)
@@ -298,6 +301,10 @@ class SimulationDock(QWidget):
                 log.warning("storing the run failed: %s", problem)
                 self.status.setText(f"Run not stored: {problem}")
         self.run_finished.emit(trace)
+
+    def library_reader(self):
+        """Reads the store's tool library (Agent-S's action repository); None without a store."""
+        return self.store_link.library_tools if self.store_link is not None else None
 
     def current_profile(self):
         if self.choices_form.agent() == "scripted":
