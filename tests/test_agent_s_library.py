@@ -85,4 +85,4 @@ def test_only_agent_s_reads_the_library():
         return [LIBRARY_TOOL]
     assert agent_extras("dpa", library) == {} and not reads
     assert agent_extras("agent-s", library) == {"repository": [LIBRARY_TOOL]}
-    assert agent_extras("agent-s", lambda: []) == {} == agent_extras("agent-s", None)
+    assert agent_extras("agent-s", list) == {} == agent_extras("agent-s", None)

@@ -54,7 +54,7 @@ def run(args) -> int:
         print_json(data)
         return 0
     print(f"journey {args.journey} ({args.scenario}): {' -> '.join(journey.nodes)}")
-    renderer = EventRenderer(style="log")
+    renderer = EventRenderer.for_sop(cs.sop, style="log")
     for event in trace.events:
         print("  " + renderer.line(event))
     if not scenario.realized:

@@ -29,7 +29,7 @@ from .compiled import CompiledSop, EngineError
 from .guidance import node_needs
 from .orchestrator import Orchestrator
 from .orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
-from .render import end_reason
+from .render import end_reason, node_titles
 from .runner import orchestrator_for
 from .scenarios import Scenario, scenarios_for
 from .trace import Event, Trace
@@ -58,7 +58,7 @@ class JourneyChoice:
 def journey_choices(sop, limit: int = JOURNEY_LIST_LIMIT) -> tuple[int, list[JourneyChoice]]:
     """(exact count, choices): the edge-covering set first, then others in BFS order."""
     graph = JourneyGraph(sop)
-    titles = {n.id: (n.title or n.id) for n in sop.nodes}
+    titles = node_titles(sop)  # a sub-SOP's steps by their titles ("Verify › Ask …")
     covering = cover(graph) if graph.count() else []
     seen = set(covering)
     choices = [JourneyChoice(j, True, _label(j, titles)) for j in covering]

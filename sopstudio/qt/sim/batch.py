@@ -22,6 +22,7 @@ from ...core.subflows import SubflowError, expand_file
 from ...engine.agents import AGENT_KINDS
 from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
+from ...engine.render import node_titles
 from ...engine.session import agent_extras
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
@@ -279,7 +280,7 @@ class BatchDialog(QDialog):
     def _append_rows(self, items: list) -> None:
         # The run's own SOP: a sub-SOP's nodes (`verify/ask`) have their titles there.
         sop = self.job.sop if self.job is not None else self.session.sop
-        titles = {n.id: (n.title or n.id) for n in sop.nodes}
+        titles = node_titles(sop)
         table, first = self.results, len(self.rows)
         table.setUpdatesEnabled(False)
         table.setRowCount(first + len(items))

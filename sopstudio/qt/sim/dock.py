@@ -237,8 +237,8 @@ class SimulationDock(QWidget):
     def _show_snapshot(self, snapshot: dict) -> None:
         self.snapshot = snapshot
         self.prompt.show_prompt(snapshot.get("prompt") or "")
-        self.memory.show_memory(snapshot.get("memory", []))
         titles = EventRenderer.for_sop(self.sop_for_run or self.session.sop).titles
+        self.memory.show_memory(snapshot.get("memory", []), titles)
         where = titles.get(snapshot.get("node"), snapshot.get("node"))
         outcome = f" — outcome {snapshot['outcome']}{snapshot.get('end_reason') or ''}" \
             if snapshot.get("outcome") else ""
