@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
                                QVBoxLayout)
 
-from ...core.subflows import SubflowError, expand_file
+from ...core.subflows import SubflowError
 from ...engine.agents import AGENT_KINDS
 from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
@@ -26,6 +26,7 @@ from ...engine.render import node_titles
 from ...engine.session import agent_extras
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
+from .subsops import children_text, children_tooltip, runnable
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
            ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"),
@@ -51,6 +52,7 @@ class BatchDialog(QDialog):
         self.scenario_source = stream_scenarios  # what a batch runs (tests gate it)
         self.job: BatchJob | None = None
         self.result = None
+        self.children = ""    # which sub-SOP files the batch inlined (as saved)
         self.rows: list = []  # RunResults in table order
         self.started_at = 0.0
         self._ended = False   # the job has finished (its last rows may still be coming)
@@ -218,11 +220,14 @@ class BatchDialog(QDialog):
             self.eta.setText(f"Cannot start: {problem}")
             return False
         try:  # its sub-SOPs inlined, as the CLI runs it
-            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+            sop, children = runnable(self.session.sop.model_copy(deep=True),
+                                     self.session.document.path)
         except SubflowError as problem:
             self.eta.setText(f"Cannot start: {problem}")
             return False
         self._clear()
+        self.children = children_text(children, self.session.document.path)
+        self.eta.setToolTip(children_tooltip(children))
         request.extras = request.extras or self._agent_extras(request)
         self.job = BatchJob(sop, request, self.store_link,
                             self.scenario_source, self)
@@ -309,7 +314,8 @@ class BatchDialog(QDialog):
         if ran < len(result.results) or (result.cancelled and ran < self.job.total):
             self.eta.setText(f"Cancelled: {ran} of {self.job.total} run(s) in {seconds:.1f} s")
         else:  # a Cancel pressed as the last run ended changes nothing: all ran
-            self.eta.setText(f"Finished: {ran} run(s) in {seconds:.1f} s")
+            self.eta.setText(f"Finished: {ran} run(s) in {seconds:.1f} s"
+                             f"{' · ' + self.children if self.children else ''}")
         if len(self.rows) <= REORDER_ROWS and self.rows != list(result.results):
             self.fill(result)  # small enough to show in scenario order at once
         else:

@@ -22,6 +22,7 @@ from ..store_link import STORE_ERRORS
 from .panes import ChatView, ChoicesForm, ControlsBar, InputRow, MemoryView, PromptView
 from .runs import save_gui_run
 from .settings import load_profiles
+from .subsops import children_text, children_tooltip, runnable
 from .tool_edit import ToolResultEditor
 from .worker import SimController
 
@@ -55,6 +56,7 @@ class SimulationDock(QWidget):
         self.save_runs = True
         self.last_run_id: int | None = None
         self.sop_for_run = None
+        self.children: list = []  # the sub-SOP files the loaded run inlined (as saved)
         self._note_when_stopped = ""
         self.follow_timer = QTimer(self)
         self.follow_timer.setSingleShot(True)
@@ -165,7 +167,8 @@ class SimulationDock(QWidget):
             self.status.setText("This SOP has no journey to simulate.")
             return False
         try:  # the worker gets its own copy, its sub-SOPs inlined as the CLI runs it
-            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+            sop, children = runnable(self.session.sop.model_copy(deep=True),
+                                     self.session.document.path)
         except SubflowError as problem:
             self.status.setText(f"Cannot run: {problem}")
             return False
@@ -174,6 +177,8 @@ class SimulationDock(QWidget):
         settings = profile.llm_settings if profile is not None else None
         extras = agent_extras(agent, self.library_reader())  # here: the store is this thread's
         self.replay_title, self.sop_for_run = "", sop
+        self.children = children
+        self.status.setToolTip(children_tooltip(children))
 
         def make_session():  # on the worker thread: compiling and generating take time
             session = SimulationSession.start(sop, journey, index, kind, agent, settings,
@@ -217,6 +222,8 @@ class SimulationDock(QWidget):
         sop = sop or self.session.sop.model_copy(deep=True)
         self.follow_timer.stop()
         self.replay_title, self.scenario, self.sop_for_run = title, scenario, sop
+        self.children = []  # a stored run carries its children inlined: no files were read
+        self.status.setToolTip("")
         self.controller.load(lambda: SimulationSession.replay(sop, trace, scenario))
         if to_end:
             self.controller.rewind(REPLAY_END)
@@ -244,8 +251,10 @@ class SimulationDock(QWidget):
             if snapshot.get("outcome") else ""
         review = " · Step back or Reset to walk through it" \
             if self.replay_title and snapshot.get("done") else ""
+        children = children_text(self.children, self.session.document.path)
         self.status.setText(f"{self.replay_title + ': ' if self.replay_title else ''}"
-                            f"at {where} · {snapshot.get('events', 0)} events{outcome}{review}")
+                            f"at {where} · {snapshot.get('events', 0)} events{outcome}{review}"
+                            f"{' · ' + children if children else ''}")
         self.snapshot_changed.emit(snapshot)
 
     def _on_failed(self, text: str) -> None:
