@@ -11,7 +11,7 @@ from helpers import cli
 from sopstudio.core.io import load_sop
 from sopstudio.core.model import Node
 from sopstudio.core.subflows import expand_file
-from sopstudio.engine.render import EventRenderer, node_title, node_titles
+from sopstudio.engine.render import EventRenderer, node_title, node_titles, path_label
 from sopstudio.engine.session import SimulationSession, journey_choices
 
 PARENT = Path(__file__).resolve().parent / "fixtures" / "subflows" / "refund.sop.json"
@@ -89,9 +89,21 @@ def test_grandchildren_carry_every_subflow_title(tmp_path):
                             "subflow": "mid.sop.json"}, {"id": "done", "kind": "end"}],
           [{"id": "z", "source": "outer", "target": "done"}])
     top = tmp_path / "top.sop.json"
-    titles = node_titles(expand_file(load_sop(top), top))
+    sop = expand_file(load_sop(top), top)
+    titles = node_titles(sop)
     assert titles["outer/inner/hello"] == "Welcome › Greet › Say hello"
     assert titles["outer/out"] == "Welcome › out"
+    nodes = {n.id: n for n in sop.nodes}
+    assert path_label(["outer/inner/hello", "outer/inner/bye", "outer/out", "done"], nodes) \
+        == "Welcome [Greet [Say hello → bye] → out] → done"
+
+
+def test_journey_labels_put_a_sub_sops_steps_in_brackets():
+    _, choices = journey_choices(expanded())
+    assert sorted(c.label for c in choices) == [
+        "Ask for the order → Verify identity [Ask for the customer id → rejected] → denied",
+        "Ask for the order → Verify identity [Ask for the customer id → verified] → "
+        "Refund the order → refunded"]
 
 
 def test_a_node_inlined_before_titles_were_kept_reads_by_its_id_parts():

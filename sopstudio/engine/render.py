@@ -40,6 +40,43 @@ def node_titles(sop) -> dict[str, str]:
     return {n.id: node_title(n) for n in sop.nodes}
 
 
+def path_label(node_ids, nodes: dict) -> str:
+    """A journey in words: node titles joined by arrows, the steps of a sub-SOP in brackets
+    after its subflow step's title ("Ask for the order → Verify identity [Ask for the customer
+    id → verified] → Refund the order"), nested sub-SOPs likewise. `nodes`: id -> node of the
+    SOP as it ran (`{n.id: n for n in sop.nodes}`, made once for many journeys)."""
+    return _grouped([_place(nodes.get(i), i) for i in node_ids], 0)
+
+
+def _place(node, node_id: str) -> tuple[tuple, str]:
+    """((subflow id, title) of every sub-SOP around the node, outermost first), own title)."""
+    if node is None:
+        return (), node_id
+    parts = node_id.split(SEPARATOR)
+    within = getattr(node, "within", None) or parts[:-1]
+    if len(parts) - 1 != len(within) or not getattr(node, "level", None):
+        return (), node.title or node_id  # not an inlined node: itself
+    prefixes = [SEPARATOR.join(parts[:k + 1]) for k in range(len(within))]
+    own = node.title or getattr(node, "local", None) or parts[-1]
+    return tuple(zip(prefixes, within)), own
+
+
+def _grouped(places: list, depth: int) -> str:
+    parts, k = [], 0
+    while k < len(places):
+        around, own = places[k]
+        if len(around) <= depth:
+            parts.append(own)
+            k += 1
+            continue
+        end = k
+        while end < len(places) and places[end][0][depth:depth + 1] == around[depth:depth + 1]:
+            end += 1
+        parts.append(f"{around[depth][1]} [{_grouped(places[k:end], depth + 1)}]")
+        k = end
+    return " → ".join(parts)
+
+
 def _tag(e: dict) -> str:
     """The node in a log line's brackets: inside a sub-SOP, the child's own id."""
     node = e.get("node")

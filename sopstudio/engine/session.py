@@ -29,7 +29,7 @@ from .compiled import CompiledSop, EngineError
 from .guidance import node_needs
 from .orchestrator import Orchestrator
 from .orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
-from .render import end_reason, node_titles
+from .render import end_reason, path_label
 from .runner import orchestrator_for
 from .scenarios import Scenario, scenarios_for
 from .trace import Event, Trace
@@ -58,20 +58,16 @@ class JourneyChoice:
 def journey_choices(sop, limit: int = JOURNEY_LIST_LIMIT) -> tuple[int, list[JourneyChoice]]:
     """(exact count, choices): the edge-covering set first, then others in BFS order."""
     graph = JourneyGraph(sop)
-    titles = node_titles(sop)  # a sub-SOP's steps by their titles ("Verify › Ask …")
     covering = cover(graph) if graph.count() else []
     seen = set(covering)
-    choices = [JourneyChoice(j, True, _label(j, titles)) for j in covering]
+    nodes = {n.id: n for n in sop.nodes}
+    choices = [JourneyChoice(j, True, path_label(j.nodes, nodes)) for j in covering]
     for journey in graph.iter_journeys(limit):
         if len(choices) >= limit:
             break
         if journey not in seen:
-            choices.append(JourneyChoice(journey, False, _label(journey, titles)))
+            choices.append(JourneyChoice(journey, False, path_label(journey.nodes, nodes)))
     return graph.count(), choices
-
-
-def _label(journey: Journey, titles: dict) -> str:
-    return " → ".join(titles.get(n, n) for n in journey.nodes)
 
 
 def nth_journey(sop, index: int) -> Journey:

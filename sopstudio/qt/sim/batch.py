@@ -22,7 +22,7 @@ from ...core.subflows import SubflowError
 from ...engine.agents import AGENT_KINDS
 from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
-from ...engine.render import node_titles
+from ...engine.render import path_label
 from ...engine.session import agent_extras
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
@@ -90,12 +90,17 @@ class BatchDialog(QDialog):
         self.workers.setValue(4)
         form = QFormLayout()
         form.addRow("Scenarios from", self.source)
-        form.addRow("Sample size N", self.sample)
         self.sample_help = QLabel(SAMPLE_HELP)
         self.sample_help.setWordWrap(True)
         self.sample_help.setStyleSheet("color: #5c6b7a; font-size: small")
         self.sample.setToolTip(SAMPLE_HELP)
-        form.addRow("", self.sample_help)
+        # N and its help on one row: a wrapped label on a row of its own left a tall gap.
+        sample_row = QHBoxLayout()
+        sample_row.addWidget(self.sample)
+        sample_row.addWidget(self.sample_help, 1)
+        form.addRow("Sample size N", sample_row)
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self._source_changed()
         form.addRow("Types", types)
         form.addRow("CSV test set", self._browse_row(self.csv_path, "CSV (*.csv)"))
         form.addRow("Column mapping", self._browse_row(self.mapping_path, "JSON (*.json)"))
@@ -133,6 +138,10 @@ class BatchDialog(QDialog):
         layout.addWidget(self.rasa_cases, 1)
         self.rasa_label.hide()
         self.rasa_cases.hide()
+
+    def _source_changed(self) -> None:
+        """N only counts for the balanced sample: the box is off for the other sources."""
+        self.sample.setEnabled(self.source.currentData() == "sample")
 
     def compared(self) -> tuple:
         """The agents ticked for a comparison (two or more), else none."""
@@ -285,14 +294,16 @@ class BatchDialog(QDialog):
     def _append_rows(self, items: list) -> None:
         # The run's own SOP: a sub-SOP's nodes (`verify/ask`) have their titles there.
         sop = self.job.sop if self.job is not None else self.session.sop
-        titles = node_titles(sop)
+        nodes = {n.id: n for n in sop.nodes}
         table, first = self.results, len(self.rows)
         table.setUpdatesEnabled(False)
         table.setRowCount(first + len(items))
         for offset, item in enumerate(items):
             agent = self.job.agent_of.get(id(item), "") if self.job is not None else ""
-            for col, value in enumerate(result_row(item, titles, agent)):
-                table.setItem(first + offset, col, QTableWidgetItem(value))
+            for col, value in enumerate(result_row(item, nodes, agent)):
+                cell = QTableWidgetItem(value)
+                cell.setToolTip(value)  # a long journey is cut by its column
+                table.setItem(first + offset, col, cell)
         self.rows.extend(items)
         if len(self.rows) <= RESIZE_ROWS:
             table.resizeColumnsToContents()
@@ -403,11 +414,12 @@ def make_table(columns) -> QTableWidget:
     return table
 
 
-def result_row(item, titles: dict, agent: str = "") -> list[str]:
-    """The cells of one engine RunResult, in RESULT_COLUMNS order."""
+def result_row(item, nodes: dict, agent: str = "") -> list[str]:
+    """The cells of one engine RunResult, in RESULT_COLUMNS order (`nodes`: id -> node of the
+    SOP as it ran)."""
     m = item.metrics or {}
-    nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
-    journey = " → ".join(titles.get(n, n) for n in nodes) or "(imported)"
+    journey_nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
+    journey = path_label(journey_nodes, nodes) or "(imported)"
     outcome = item.error or (item.trace.outcome if item.trace else "")
     values = (item.scenario.id, agent, item.scenario.type, outcome,
               item.scenario.expected.get("outcome", ""), m.get("tta", ""),

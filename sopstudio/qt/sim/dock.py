@@ -247,8 +247,8 @@ class SimulationDock(QWidget):
         titles = EventRenderer.for_sop(self.sop_for_run or self.session.sop).titles
         self.memory.show_memory(snapshot.get("memory", []), titles)
         where = titles.get(snapshot.get("node"), snapshot.get("node"))
-        outcome = f" — outcome {snapshot['outcome']}{snapshot.get('end_reason') or ''}" \
-            if snapshot.get("outcome") else ""
+        outcome = f" — outcome {snapshot['outcome']}{self._expected(snapshot['outcome'])}" \
+            f"{snapshot.get('end_reason') or ''}" if snapshot.get("outcome") else ""
         review = " · Step back or Reset to walk through it" \
             if self.replay_title and snapshot.get("done") else ""
         children = children_text(self.children, self.session.document.path)
@@ -256,6 +256,14 @@ class SimulationDock(QWidget):
                             f"at {where} · {snapshot.get('events', 0)} events{outcome}{review}"
                             f"{' · ' + children if children else ''}")
         self.snapshot_changed.emit(snapshot)
+
+    def _expected(self, outcome: str) -> str:
+        """" (as expected)" or " (expected denied)": the scenario's outcome beside the run's
+        (as `sopstudio simulate` prints it); empty when there is no scenario."""
+        expected = (self.scenario.expected or {}).get("outcome") if self.scenario else None
+        if not expected:
+            return ""
+        return " (as expected)" if expected == outcome else f" (expected {expected})"
 
     def _on_failed(self, text: str) -> None:
         """An engine error, already one plain line: in the chat and the status."""

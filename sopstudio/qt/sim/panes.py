@@ -42,11 +42,13 @@ class ChoicesForm(QWidget):
         self.journey_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.scenario_box.addItems(SCENARIO_TYPES)
         self.agent_box.addItems(AGENT_KINDS)
-        self.journey_label = QLabel("Journey")
-        self.journey_label.setWordWrap(True)
+        # The counts go on a line of their own: beside the box they squeezed it to a sliver.
+        self.journey_label = QLabel("")
+        self.journey_label.setStyleSheet("color: #5c6b7a; font-size: small")
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow(self.journey_label, self.journey_box)
+        form.addRow("Journey", self.journey_box)
+        form.addRow("", self.journey_label)
         form.addRow("Scenario", self.scenario_box)
         agent_row = QHBoxLayout()
         agent_row.addWidget(self.agent_box)
@@ -82,7 +84,8 @@ class ChoicesForm(QWidget):
         self.journey_box.setCurrentIndex(keep if keep >= 0 else (0 if choices else -1))
         self.journey_box.blockSignals(False)
         covering = sum(1 for c in choices if c.covering)
-        self.journey_label.setText(f"Journey ({count} in all, ★ {covering} cover every edge)")
+        self.journey_label.setText(f"{count} journey{'s' * (count != 1)} in all; the "
+                                   f"{covering} marked ★ together cover every edge")
 
     def select(self, journey: int | None = None, scenario: str | None = None,
                agent: str | None = None, profile: str | None = None) -> None:
