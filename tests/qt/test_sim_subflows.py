@@ -89,6 +89,22 @@ def test_chat_names_child_steps_by_title_indents_them_and_hovering_gives_the_id(
     rows = {memory.item(r, 0).toolTip(): memory.item(r, 0).text()
             for r in range(memory.rowCount())}
     assert rows["verify/ask_customer"] == "Verify identity › Ask for the customer id"
+    assert "outcome denied (as expected)" in dock.status.text()
+
+
+def test_status_names_the_expected_end_when_the_run_ends_elsewhere(qtbot, open_main_window):
+    win = open_parent(open_main_window)
+    dock = win.simulation.dock
+    journey = ("ask_order", "verify/ask_customer", "verify/verified", "refund", "refunded")
+    dock.select(journey=journey_index(dock, *journey), scenario="correct", agent="scripted")
+    dock.run()
+    qtbot.waitUntil(lambda: dock.state == "finished", timeout=TIMEOUT)
+    assert "outcome refunded (as expected)" in dock.status.text()
+    # the same outcome at another end node is not what the scenario expected
+    dock.scenario.expected["end_node"] = "verify/verified"
+    dock._show_snapshot(dock.snapshot)
+    assert "outcome refunded (expected refunded at Verify identity › verified)" \
+        in dock.status.text()
 
 
 def where(chat, text: str):

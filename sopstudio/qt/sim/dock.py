@@ -247,7 +247,7 @@ class SimulationDock(QWidget):
         titles = EventRenderer.for_sop(self.sop_for_run or self.session.sop).titles
         self.memory.show_memory(snapshot.get("memory", []), titles)
         where = titles.get(snapshot.get("node"), snapshot.get("node"))
-        outcome = f" — outcome {snapshot['outcome']}{self._expected(snapshot['outcome'])}" \
+        outcome = f" — outcome {snapshot['outcome']}{self._expected(snapshot, titles)}" \
             f"{snapshot.get('end_reason') or ''}" if snapshot.get("outcome") else ""
         review = " · Step back or Reset to walk through it" \
             if self.replay_title and snapshot.get("done") else ""
@@ -257,13 +257,16 @@ class SimulationDock(QWidget):
                             f"{' · ' + children if children else ''}")
         self.snapshot_changed.emit(snapshot)
 
-    def _expected(self, outcome: str) -> str:
-        """" (as expected)" or " (expected denied)": the scenario's outcome beside the run's
-        (as `sopstudio simulate` prints it); empty when there is no scenario."""
-        expected = (self.scenario.expected or {}).get("outcome") if self.scenario else None
-        if not expected:
+    def _expected(self, snapshot: dict, titles: dict) -> str:
+        """" (as expected)" or " (expected denied at Denied)": the scenario's outcome and end
+        beside the run's (as `sopstudio simulate` prints them); empty without a scenario."""
+        expected = (self.scenario.expected or {}) if self.scenario else {}
+        outcome, end = expected.get("outcome"), expected.get("end_node")
+        if not outcome:
             return ""
-        return " (as expected)" if expected == outcome else f" (expected {expected})"
+        if outcome == snapshot.get("outcome") and end in (None, snapshot.get("node")):
+            return " (as expected)"
+        return f" (expected {outcome}{' at ' + titles.get(end, end) if end else ''})"
 
     def _on_failed(self, text: str) -> None:
         """An engine error, already one plain line: in the chat and the status."""
