@@ -123,6 +123,9 @@ def tour(out: Path, sops: list[Path]) -> None:
             sim.sim_dock.raise_()
             for agent in AGENT_KINDS:
                 run_one(app, window, sim, agent, out / f"{path.stem}_{agent}.png")
+            sim.dock.tabs.setCurrentWidget(sim.dock.memory)  # the last run's memory
+            save(window, out / f"{path.stem}_memory.png")
+            sim.dock.tabs.setCurrentWidget(sim.dock.chat)
             sim.runs_dock.show()
             sim.runs_dock.raise_()
             sim.runs.refresh()
@@ -130,6 +133,7 @@ def tour(out: Path, sops: list[Path]) -> None:
             save(window, out / f"{path.stem}_runs.png")
             for agent in AGENT_KINDS:
                 batch_one(app, sim, agent, out / f"{path.stem}_batch_{agent}.png")
+            batch_one(app, sim, None, out / f"{path.stem}_batch_compared.png")
             sim.shutdown()
             window.session.mark_saved()
             window.close()
@@ -152,10 +156,14 @@ def run_one(app, window, sim, agent: str, png: Path) -> None:
     save(window, png)
 
 
-def batch_one(app, sim, agent: str, png: Path) -> None:
+def batch_one(app, sim, agent: str | None, png: Path) -> None:
+    """A covering batch with `agent`, or (None) with every agent compared."""
     dialog = sim.open_batch()
     dialog.source.setCurrentIndex(dialog.source.findData("covering"))
-    dialog.agent.setCurrentText(agent)
+    for box in dialog.compare_boxes.values():
+        box.setChecked(agent is None)
+    if agent is not None:
+        dialog.agent.setCurrentText(agent)
     dialog.profile.setCurrentText("local fake")
     dialog.workers.setValue(2)
     dialog.show()

@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from PySide6.QtCore import QEvent, Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
                                QTableWidgetItem, QTextBrowser, QToolTip, QVBoxLayout, QWidget)
 
 from ...engine.agents import AGENT_KINDS
@@ -25,6 +25,7 @@ INPUT_HINT = "Type as the user: a bare value, or name=value pairs"
 COLOURS = {"agent": "#e8f0fb", "user": "#e9f6ec", "tool": "#f4f1fb", "guard": "#fdecea",
            "note": "#f2f3f5", "end": "#fff4e0"}
 SUB_SOP_INDENT = 18  # px per sub-SOP level in the chat
+MEMORY_WIDTHS = (150, 130)  # px of the memory's node and action columns (text wraps)
 STYLE_OF = {"say": "agent", "ask": "agent", "user": "user", "tool_call": "tool",
             "tool_result": "tool", "guardrail": "guard", "end": "end"}
 
@@ -210,7 +211,13 @@ class MemoryView(QTableWidget):
     def __init__(self, parent=None):
         super().__init__(0, 4, parent)
         self.setHorizontalHeaderLabels(["Node", "Action", "Observation", "Feedback"])
-        self.horizontalHeader().setStretchLastSection(True)
+        # The observation gets the room (feedback is one word); every cell's tooltip is whole.
+        header = self.horizontalHeader()
+        for col, mode in enumerate((QHeaderView.Interactive, QHeaderView.Interactive,
+                                    QHeaderView.Stretch, QHeaderView.ResizeToContents)):
+            header.setSectionResizeMode(col, mode)
+        for col, width in enumerate(MEMORY_WIDTHS):
+            self.setColumnWidth(col, width)
         self.verticalHeader().setVisible(False)
 
     def show_memory(self, memory: list, titles: dict | None = None) -> None:
@@ -224,8 +231,11 @@ class MemoryView(QTableWidget):
             node = entry.get("node") or ""
             for col, value in enumerate((titles.get(node, node), entry.get("action"),
                                          observation, entry.get("feedback"))):
-                self.setItem(row, col, QTableWidgetItem(str(value)))
+                cell = QTableWidgetItem(str(value))
+                cell.setToolTip(str(value))
+                self.setItem(row, col, cell)
             self.item(row, 0).setToolTip(node)
+        self.resizeRowsToContents()
 
 
 class InputRow(QWidget):
