@@ -142,6 +142,16 @@ class AgentContext:
                                                   "parameters": t.parameters}} for t in self.tools]
 
 
+def blank_context(sop: SOP, node: Node) -> AgentContext:
+    """The context of a first decision at `node` with nothing known: what the prompt exports
+    build their (unguided, run-independent) function definitions from."""
+    by_name = {t.name: t for t in sop.tools}
+    return AgentContext(sop=sop, node=node, instructions="\n".join([node.instructions, *node.steps]).strip(),
+                        tools=[by_name[n] for n in node.tools if n in by_name], variables={},
+                        memory=[], transcript=[], visit=[], reflections=[],
+                        rng=random.Random(0))
+
+
 class Agent(Protocol):
     name: str
     static: bool
