@@ -104,8 +104,8 @@ def prompt_bundle(sop: SOP) -> dict:
               "function": intent_function(entries),
               "entry_points": [{"id": e, "description": text, "nodes": sorted(nodes)}
                                for e, text, nodes in entries],
-              "sent": "once, after the customer's first message, when there are at least two "
-                      "entry points"}
+              "sent": "once, after the customer's first message" if len(entries) > 1 else
+                      "never: the SOP has fewer than two entry points"}
     return {**{k: v for k, v in bundle.items() if k != "nodes"}, "intent": intent,
             "nodes": bundle["nodes"]}
 
