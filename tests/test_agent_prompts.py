@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fake_llm_server import FakeLLMServer, tool
-from llm_support import oracle_step, refund_sop, settings
+from llm_support import STATE, named, oracle_model, refund_sop, settings
 from sopstudio.core.io import load_sop
 from sopstudio.engine.agents.agent_s import AgentSAgent
 from sopstudio.engine.agents.dpa import DpaAgent, function_names
@@ -27,35 +27,6 @@ from sopstudio.engine.session import prompt_text
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_sops"
 TWO_SOPS = [SAMPLES / "listing_blocked.sop.json", SAMPLES / "telecom_troubleshooting.sop.json"]
-STATE = {"values": {}, "complete": False}  # what the fake state tracker reports
-
-
-def named(body: dict) -> str | None:
-    return ((body.get("tool_choice") or {}).get("function") or {}).get("name")
-
-
-def oracle_model(scenario, names):
-    """A FakeLLMServer handler: the oracle's step, a branch / intent on the journey's way."""
-    holder: dict = {}
-
-    def answer(body: dict) -> dict:
-        choice, enum = named(body), _enum(body)
-        if choice == "choose_branch":
-            taken = [e for e in enum if e in scenario.expected["edges"]]
-            return tool("choose_branch", {"branch": (taken or enum)[0]})
-        if choice == "classify_intent":
-            taken = [e for e in enum if e in scenario.expected["path"]]
-            return tool("classify_intent", {"intent": (taken or enum)[0]})
-        if choice == "update_state":
-            return tool("update_state", STATE)
-        return oracle_step(holder["orchestrator"], names)
-    return answer, holder
-
-
-def _enum(body: dict) -> list:
-    tools = body.get("tools") or [{}]
-    properties = tools[0].get("function", {}).get("parameters", {}).get("properties", {})
-    return next((p.get("enum") for p in properties.values() if "enum" in p), [])
 
 
 def previewed_run(path, agent_class, handler=None, **options):
