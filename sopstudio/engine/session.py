@@ -9,9 +9,9 @@
 - **step back**: a deterministic re-run to the previous event. The new orchestrator re-feeds the
   agent actions already taken (no model call), the same seed, and the same operator script;
 - **replay** of a stored trace (recorded actions, user turns and tool results; no model call);
-- what a front end shows: `snapshot()` (node, path, memory, prompt, failures, why it ended),
-  the values an asked variable accepts (`accepted_values`), and each event's line
-  (`engine.render.EventRenderer`).
+- what a front end shows: `snapshot()` (node, path, memory, prompt: the request(s) the agent
+  would send now, each labelled; failures, why it ended), the values an asked variable accepts
+  (`accepted_values`), and each event's line (`engine.render.EventRenderer`).
 Every call happens on one thread; a GUI runs the session on its worker thread.
 """
 
@@ -318,7 +318,7 @@ def failures(trace: Trace) -> tuple[list[str], list[str]]:
     return nodes, [e for e in edges if e]
 
 
-# -- the current node's prompt ----------------------------------------------------------------
+# -- the prompt pane: the request(s) the agent would send now ---------------------------------
 def prompt_text(orchestrator: Orchestrator) -> str:
     """The request(s) the agent would send at this decision, each under its label: system
     prompt, conversation so far, functions offered and the named tool_choice. An LLM agent says

@@ -10,6 +10,10 @@ a state-tracking LLM call and an action LLM call per decision, over a Global Act
    library when the caller passes it as `repository`) retrieved by word overlap of their name and
    description with the step's title, instructions, steps and tool names. A finish carries the
    tracked values the step asks for.
+`requests(ctx)` shows both calls: the state request as it is sent, then the action request with
+the tracked state known now (the state call's reply replaces it when sent). `prompt_bundle(sop)`
+(`export --to agent-s-prompts`) holds per node both templates (placeholder `{tracked_state}` for
+the state), `update_state`, the tools retrieved from the SOP's tools and the controls.
 The existing simulated user (scripted or LLM) plays Agent-S's user; the orchestrator is the
 door: a retrieved tool outside the current node is refused, never executed.
 
@@ -27,8 +31,8 @@ from typing import Any
 
 from ...core.index import SopIndex
 from ...core.model import SOP, Node, Tool
-from ..prompts import (PLACEHOLDERS, STATE, STATE_FUNCTION, agent_s_action_prompt,
-                       agent_s_state_prompt, ordered_nodes, render)
+from ..prompts import (PLACEHOLDERS, STATE, STATE_FUNCTION, STATE_PLACEHOLDERS,
+                       agent_s_action_prompt, agent_s_state_prompt, ordered_nodes, render)
 from .base import Action, AgentContext, blank_context, finish, halt
 from .dpa import ASK, FINISH, STOP, DpaAgent, control_functions, value_schema
 from .llm_common import (FunctionNames, Request, ask_values, conversation, function_tool,
@@ -135,10 +139,6 @@ def retrieve(repository: list[Tool], ctx: AgentContext, k: int) -> list[Tool]:
 
 
 # -- the agent-s-prompts export ----------------------------------------------------------------
-STATE_PLACEHOLDER = {STATE: "the tracked state as JSON: {\"values\": {name: value}, "
-                            "\"complete\": true|false}, or {} before the first state update"}
-
-
 def _node_entry(sop: SOP, index: SopIndex, node: Node, names: FunctionNames) -> dict:
     ctx = blank_context(sop, node)
     return {"id": node.id, "title": node.title, "kind": node.kind,
@@ -157,7 +157,7 @@ def prompt_bundle(sop: SOP) -> dict:
     index = SopIndex(sop)
     names = FunctionNames([t.name for t in sop.tools], [ASK, FINISH, STOP])
     return {"sop": sop.id, "title": sop.title, "agent": "agent-s", "start": sop.start,
-            "placeholders": {**PLACEHOLDERS, **STATE_PLACEHOLDER}, "top_k": TOP_K,
+            "placeholders": {**PLACEHOLDERS, **STATE_PLACEHOLDERS}, "top_k": TOP_K,
             "repository": "the SOP's tools (a run may add the store's tool library)",
             "nodes": [_node_entry(sop, index, node, names)
                       for node in ordered_nodes(sop, index)]}

@@ -1,10 +1,11 @@
-"""The agent interface: how any agent (scripted oracle, replay, LLM DPA/SPA) plugs into a run.
+"""The agent interface: how any agent (scripted oracle, replay, the LLM agents) plugs into a run.
 
 Protocol, one call per agent decision:
 
     action = agent.next_action(ctx)      # ctx: AgentContext for the current node
     # the orchestrator validates the action (built-in checks + guardrail checks), executes it,
     # records events and execution memory, then asks again, until the agent returns FINISH.
+    requests = agent.requests(ctx)       # LLM agents: the model call(s) next_action would make
 
 Actions (`Action.kind`):
 - ``say``     text to the user (``knowledge`` = the user question it answers, if any); with

@@ -15,8 +15,10 @@ A plain-text reply is a message to the user (``say``) and hands the turn to the 
 reflections arrive as messages (see llm_common.conversation). `DpaAgent.checks` lists the
 guardrails the orchestrator must install (`Orchestrator(..., checks=agent.checks)`).
 
-The system prompt is `engine.prompts.dpa_prompt` rendered with the known values: the template
-that `export --to dpa-prompts` writes.
+The system prompt is `engine.prompts.dpa_prompt` rendered with the known values. `requests(ctx)`
+is the one request of a decision (what `next_action` sends; sop-agent, agent-s and marco extend
+it), and `prompt_bundle(sop)` is what `export --to dpa-prompts` writes: per node the template,
+the node's tools and the control functions, as offered unguided.
 
 Guidance (`guidance="auto" | "strict" | "off"`, default from the client's settings, else auto):
 the orchestrator's `ctx.needs` (engine/guidance.py) says which moves are legal now; only those

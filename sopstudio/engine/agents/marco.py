@@ -13,6 +13,10 @@ with several branches finishes and exactly one branch leads into the chosen sub-
 finish carries it as the agent's branch: the orchestrator follows it and reports what the
 conditions say (as for sop-agent).
 
+`requests(ctx)` shows the `classify_intent` request while it is due (not yet classified, the
+customer has spoken), then the DPA request; `prompt_bundle(sop)` (`export --to marco-prompts`)
+holds the intent prompt, `classify_intent` and the entry points, then the DPA bundle's nodes.
+
 Deviations: MARCO's RAG for informational intents is the SOP's knowledge answers (the
 orchestrator's knowledge lookup); its multi-agent hierarchy is one DPA per sub-procedure node
 rather than separately prompted agents; the intent is classified once, not at every turn.

@@ -5,7 +5,9 @@ No function calling: the model writes text. `parse_react` reads the last `Action
 `Action Input:` JSON object: a tool name becomes a tool call, `ask_user` an ask, `finish` the end
 of the procedure (`end_section`), `stop` a halt; a reply with no Action (or a `Final Answer:`) is
 a message to the customer that hands the turn over. Results come back as `Observation: <json>`
-user messages; guardrail reflections as `[GUARDRAILS]` messages.
+user messages; guardrail reflections as `[GUARDRAILS]` messages. `requests(ctx)` is the one
+request of a decision (no functions), the one `next_action` sends; `export --to react-prompt`
+writes its template.
 
 Like SPA the agent is static (the prompt is the whole SOP, every tool is named): the
 orchestrator tracks where the run is in the SOP and its door refuses, without executing, any

@@ -10,6 +10,11 @@ the finish action; the orchestrator follows it when it is an edge of the node an
 conditions say beside it (a `note` event coded branch-agree/branch-disagree, and the counts
 `branch_choices` / `branch_agreements` in the trace's meta), so both are reported.
 
+`requests(ctx)` shows the DPA request and, at a node with several success edges, the branch
+request as it is sent if the model finishes the step now; `prompt_bundle(sop)` (`export --to
+sop-agent-prompts`) is the DPA bundle plus, at those nodes, the branch prompt, the question sent
+with it and `choose_branch`.
+
 Deviations from the paper: SOP-Agent evaluates the conditions of all sub-nodes in one call and
 may take several branches (DFS over the selected ones); here one branch is chosen (the SOP's
 `branching: first` semantics) and `branching: all` nodes still have one branch per choice. Node

@@ -9,6 +9,7 @@ ungrounded or schema-breaking arguments) are measured afterwards by `engine.audi
 
 Control functions: ``ask_user``, ``finish_conversation(end_section)`` (where it believes the
 procedure ended) and ``stop_conversation``; a plain-text reply is a message to the user.
+`requests(ctx)` is the one request of a decision, the one `next_action` sends.
 """
 
 from __future__ import annotations
