@@ -19,7 +19,7 @@ from typing import Any, Callable, TypeGuard
 
 import re2
 
-from .errors import ExprEvalError
+from .errors import ExprEvalError, quoted, shorten
 
 log = logging.getLogger(__name__)
 
@@ -158,23 +158,26 @@ def pattern_problem(pattern: Any) -> str | None:
     if not isinstance(pattern, str):
         return f"matches() needs a string pattern, not {type_name(pattern)}"
     try:
-        _compiled(pattern)
+        compile_pattern(pattern)
     except ExprEvalError as error:
         return error.message
     return None
 
 
 @lru_cache(maxsize=512)
-def _compiled(pattern: str) -> Any:
+def compile_pattern(pattern: str) -> Any:
+    """The RE2 program of ``pattern`` (cached); ExprEvalError says why RE2 refuses it. Shared
+    with the other places that match user patterns (Rasa e2e tests' ``text_matches``)."""
     if len(pattern) > MAX_PATTERN_LENGTH:
-        raise ExprEvalError(f"matches() pattern too long (more than {MAX_PATTERN_LENGTH} characters)")
+        raise ExprEvalError(f"pattern too long (more than {MAX_PATTERN_LENGTH} characters)")
     try:
         return re2.compile(pattern, _RE2_OPTIONS)
     except re2.error as error:
         reason = error.args[0] if error.args else "not a valid pattern"
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
-        raise ExprEvalError(f"bad pattern {pattern!r} for matches(): {reason}") from None
+        # RE2's reason quotes the pattern's tail again: shortened too
+        raise ExprEvalError(f"bad pattern {quoted(pattern)}: {shorten(reason)}") from None
 
 
 def _matches(text: Any, pattern: Any) -> bool:
@@ -182,7 +185,7 @@ def _matches(text: Any, pattern: Any) -> bool:
     problem = pattern_problem(pattern)
     if problem:
         raise ExprEvalError(problem)
-    return _compiled(pattern).search(_string_arg("matches", text)) is not None
+    return compile_pattern(pattern).search(_string_arg("matches", text)) is not None
 
 
 def _count(items: Any, *value: Any) -> int:
