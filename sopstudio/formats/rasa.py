@@ -16,6 +16,7 @@ that the e2e-test reader (engine/scenarios_rasa.py) uses to match `utter` and `a
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -58,12 +59,16 @@ class Domain:
     """What the flows need from a Rasa domain: response texts and slot declarations."""
 
     responses: dict[str, str] = field(default_factory=dict)
+    buttons: dict[str, list[dict]] = field(default_factory=dict)  # response -> [{title, payload}]
+    variants: dict[str, int] = field(default_factory=dict)        # response -> how many variants
     slots: dict[str, dict] = field(default_factory=dict)
     # action -> slots its e2e-test stubs set (`stub_custom_actions` of test files beside the flows)
     stubbed: dict[str, list[str]] = field(default_factory=dict)
 
     def merge(self, other: "Domain") -> None:
         self.responses.update(other.responses)
+        self.buttons.update(other.buttons)
+        self.variants.update(other.variants)
         self.slots.update(other.slots)
 
 
@@ -77,12 +82,26 @@ def load_domain(text: str, source: str) -> Domain:
         raise FormatError("a domain's 'responses' and 'slots' are mappings", source=source)
     for name, variants in responses.items():
         variants = variants if isinstance(variants, list) else []
-        texts = [v.get("text") for v in variants if isinstance(v, dict) and v.get("text")]
+        texts = [v for v in variants if isinstance(v, dict) and v.get("text")]
         if texts:
-            domain.responses[str(name)] = str(texts[0])
+            domain.responses[str(name)] = str(texts[0]["text"])
+            domain.variants[str(name)] = len(variants)
+            buttons = _buttons(texts[0].get("buttons"))
+            if buttons:
+                domain.buttons[str(name)] = buttons
     for name, spec in slots.items():
         domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
     return domain
+
+
+def _buttons(raw) -> list[dict]:
+    """A response variant's buttons as [{title, payload}] (payload omitted when absent)."""
+    found = []
+    for button in raw if isinstance(raw, list) else []:
+        if isinstance(button, dict) and button.get("title") is not None:
+            found.append({"title": str(button["title"])} | (
+                {} if button.get("payload") is None else {"payload": str(button["payload"])}))
+    return found
 
 
 def stubbed_slots(stubs: dict) -> dict[str, list[str]]:
@@ -281,6 +300,7 @@ class _FlowBuilder:
         node.instructions = str(step.get("description") or "")
         node.say = self.domain.responses.get(utter)
         node.notes = [f"rasa: collect {slot} {utter}"]
+        self._response(node, utter)
         if step.get("ask_before_filling"):
             node.notes.append("ask_before_filling: asked even when the slot is already filled")
         if step.get("reset_after_flow_ends") is False:
@@ -307,6 +327,7 @@ class _FlowBuilder:
                       title=f"Reject {slot}", notes=[f"rasa: utter {rejection.get('utter', '')}"])
         utter = str(rejection.get("utter") or "")
         reject.say = self.domain.responses.get(utter, utter or f"That {slot} is not valid.")
+        self._response(reject, utter)
         self.nodes.append(reject)
         node.max_attempts = node.max_attempts or 3  # bounds the re-ask loop
         self._edge(node.id, reject.id, when)
@@ -318,6 +339,7 @@ class _FlowBuilder:
         if name.startswith("utter_"):
             node.say = self.domain.responses.get(name, name)
             node.notes = [f"rasa: utter {name}"]
+            self._response(node, name)
             if name not in self.domain.responses:
                 self.notes.append(f"{name}: no domain text (give --domain); the name is said")
         elif name in BUILTIN_ACTIONS:
@@ -332,6 +354,22 @@ class _FlowBuilder:
             for slot in self.collected:
                 tool.parameters.setdefault("properties", {}).setdefault(
                     slot, {"type": self.collected[slot].type})
+
+    def _response(self, node: Node, utter: str) -> None:
+        """The rest of a response beside its text: its buttons (a `rasa: buttons` note that the
+        e2e-test reader checks, and a line of instructions), and a note when Rasa would pick
+        among several variants (the node says the first)."""
+        buttons = self.domain.buttons.get(utter)
+        if buttons:
+            node.notes.append(f"rasa: buttons {utter} {json.dumps(buttons, ensure_ascii=False)}")
+            shown = ", ".join(b["title"] + (f" ({b['payload']})" if "payload" in b else "")
+                              for b in buttons)
+            node.instructions = f"{node.instructions}\nOffer the buttons: {shown}".strip()
+        count = self.domain.variants.get(utter, 1)
+        note = (f"{utter}: {count} response variants (Rasa picks one by its conditions or at "
+                f"random); step {node.id} says the first")
+        if count > 1 and note not in self.notes:
+            self.notes.append(note)
 
     def _set_slots(self, node: Node, items) -> None:
         pairs = items if isinstance(items, list) else [items]
