@@ -328,9 +328,9 @@ class _FlowFacts:
             return f"sets the slot '{unknown[0]}', which flow '{self.flow}' does not use"
         return None
 
-    def produced(self, path: list[str], values: dict) -> list[tuple[str, str]]:
+    def produced(self, path: list[str], values: dict) -> list[tuple[str, Any]]:
         """The utterances, actions and texts a run along `path` produces, in order."""
-        events: list[tuple[str, str]] = []
+        events: list[tuple[str, Any]] = []
         for node_id in path:
             events += [("utter", u) for u in self.utters.get(node_id, [])]
             events += [("action", a) for a in self.actions.get(node_id, [])]
