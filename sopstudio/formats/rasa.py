@@ -25,6 +25,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from ..core.expr import quoted
 from ..core.inputs import InputError
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from ..core.yaml_input import loads_yaml
@@ -495,8 +496,8 @@ class _FlowBuilder:
         when, ok = translate_condition(text)
         if not ok:
             node.notes.append(f"untranslated Rasa condition: {text}")
-            self.notes.append(f"step {node.id}: condition {text!r} kept as written (not in the "
-                              f"expression language; validation flags it)")
+            self.notes.append(f"step {node.id}: condition {quoted(str(text))} kept as written "
+                              f"(not in the expression language; validation flags it)")
         return when
 
     def _edge(self, source: str, target: str, when: str | None) -> None:
