@@ -180,6 +180,12 @@ def compile_pattern(pattern: str) -> Any:
         raise ExprEvalError(f"bad pattern {quoted(pattern)}: {shorten(reason)}") from None
 
 
+def compiled_pattern(pattern: str) -> Any:
+    """The RE2 form of `pattern` (linear-time matching; ExprEvalError when it is not valid):
+    `matches()` and the JSON Schema `pattern` checks share it."""
+    return _compiled(pattern)
+
+
 def _matches(text: Any, pattern: Any) -> bool:
     """True when ``pattern`` matches somewhere in ``text`` (anchor it with ^ and $)."""
     problem = pattern_problem(pattern)
