@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.expr import ExprEvalError, quoted
-from ..core.expr.functions import compile_pattern
+from ..core.expr.functions import compiled_pattern
 from ..core.inputs import InputError, read_text
 from ..core.yaml_input import loads_yaml
 from ..core.journeys import iter_journeys
@@ -259,12 +259,12 @@ def _read_uttered(case: _Case, uttered: dict) -> None:
 
 def _text_matches(pattern: str, text: str) -> bool:
     """Rasa's `text_matches`: the pattern is found somewhere in the text (RE2's search)."""
-    return compile_pattern(pattern).search(text) is not None
+    return compiled_pattern(pattern).search(text) is not None
 
 
 def _pattern_problem(pattern: str) -> str | None:
     try:
-        compile_pattern(pattern)
+        compiled_pattern(pattern)
     except ExprEvalError as error:
         return error.message
     return None

@@ -158,16 +158,14 @@ def pattern_problem(pattern: Any) -> str | None:
     if not isinstance(pattern, str):
         return f"matches() needs a string pattern, not {type_name(pattern)}"
     try:
-        compile_pattern(pattern)
+        _compiled(pattern)
     except ExprEvalError as error:
         return error.message
     return None
 
 
 @lru_cache(maxsize=512)
-def compile_pattern(pattern: str) -> Any:
-    """The RE2 program of ``pattern`` (cached); ExprEvalError says why RE2 refuses it. Shared
-    with the other places that match user patterns (Rasa e2e tests' ``text_matches``)."""
+def _compiled(pattern: str) -> Any:
     if len(pattern) > MAX_PATTERN_LENGTH:
         raise ExprEvalError(f"pattern too long (more than {MAX_PATTERN_LENGTH} characters)")
     try:
@@ -182,7 +180,7 @@ def compile_pattern(pattern: str) -> Any:
 
 def compiled_pattern(pattern: str) -> Any:
     """The RE2 form of `pattern` (linear-time matching; ExprEvalError when it is not valid):
-    `matches()` and the JSON Schema `pattern` checks share it."""
+    `matches()`, the JSON Schema `pattern` checks and Rasa e2e tests' `text_matches` share it."""
     return _compiled(pattern)
 
 
@@ -191,7 +189,7 @@ def _matches(text: Any, pattern: Any) -> bool:
     problem = pattern_problem(pattern)
     if problem:
         raise ExprEvalError(problem)
-    return compile_pattern(pattern).search(_string_arg("matches", text)) is not None
+    return _compiled(pattern).search(_string_arg("matches", text)) is not None
 
 
 def _count(items: Any, *value: Any) -> int:
