@@ -9,9 +9,9 @@
 - **step back**: a deterministic re-run to the previous event. The new orchestrator re-feeds the
   agent actions already taken (no model call), the same seed, and the same operator script;
 - **replay** of a stored trace (recorded actions, user turns and tool results; no model call);
-- what a front end shows: `snapshot()` (node, path, memory, prompt, failures, why it ended),
-  the values an asked variable accepts (`accepted_values`), and each event's line
-  (`engine.render.EventRenderer`).
+- what a front end shows: `snapshot()` (node, path, memory, prompt: the request(s) the agent
+  would send now, each labelled; failures, why it ended), the values an asked variable accepts
+  (`accepted_values`), and each event's line (`engine.render.EventRenderer`).
 Every call happens on one thread; a GUI runs the session on its worker thread.
 """
 
@@ -331,25 +331,39 @@ def failures(trace: Trace) -> tuple[list[str], list[str]]:
     return nodes, [e for e in edges if e]
 
 
-# -- the current node's prompt ----------------------------------------------------------------
+# -- the prompt pane: the request(s) the agent would send now ---------------------------------
 def prompt_text(orchestrator: Orchestrator) -> str:
-    """The current node's prompt as the model receives it: system prompt, the conversation so
-    far, the functions offered and the named tool_choice (the DPA's request with the run's
-    guidance; for the scripted oracle, what a guided DPA would be sent; SPA: its one prompt)."""
+    """The request(s) the agent would send at this decision, each under its label: system
+    prompt, conversation so far, functions offered and the named tool_choice. An LLM agent says
+    itself (`requests(ctx)`, the very objects its `next_action` sends); for the scripted
+    oracle (and a replayed run), what a guided DPA would be sent (an SPA for a static run)."""
     ctx = orchestrator.context()
     try:
-        from .agents import dpa, spa
-        if orchestrator.static:
-            return _render_messages(*spa.request(ctx))
-        if ctx.needs is None:  # the scripted oracle does without: show what a DPA would get
-            ctx.needs = node_needs(orchestrator.compiled, ctx)
-        guidance = getattr(orchestrator.agent, "guidance", "auto")
-        messages, functions, choice = dpa.request(ctx, guidance)
-        return _render_messages(messages, functions, choice)
+        return "\n\n".join(_render_request(r) for r in _requests(orchestrator, ctx))
     except Exception:  # any failure of the prompt builders: show a plain summary
         log.exception("building the prompt of node %s failed", ctx.node.id)
         return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
                                 ctx.tool_schemas())
+
+
+def _requests(orchestrator: Orchestrator, ctx) -> list:
+    requests = getattr(orchestrator.agent, "requests", None)
+    if requests is not None:
+        return requests(ctx)
+    from .agents import dpa, spa
+    from .agents.llm_common import Request
+    if orchestrator.static:  # a replayed static run: its agent is not here, show an SPA's
+        return [Request("what an SPA would be sent (a replay calls no model)",
+                        *spa.request(ctx))]
+    if ctx.needs is None:  # the scripted oracle does without: show what a DPA would get
+        ctx.needs = node_needs(orchestrator.compiled, ctx)
+    return [Request("what a guided DPA would be sent (the scripted oracle calls no model)",
+                    *dpa.request(ctx, "auto"))]
+
+
+def _render_request(request) -> str:
+    return f"=== {request.label} ===\n" + _render_messages(
+        request.messages, request.functions, request.tool_choice)
 
 
 def _fallback_prompt(ctx) -> str:
