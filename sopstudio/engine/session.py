@@ -3,6 +3,8 @@
 `SimulationSession` wraps an `Orchestrator` and adds what a dry run needs:
 - picking the journey's scenario (`SimulationSession.start`) and the journeys to offer
   (`journey_choices`: the edge-covering set first, then others in BFS order);
+- what an agent takes beyond its endpoint, the same in every front end (`agent_extras`:
+  Agent-S's Global Action Repository is the store's tool library);
 - an **operator script**: text typed as the user (by ask number) and edited tool results (by
   call number), recorded in the trace as operator input by the engine's override hooks;
 - **live hooks** a front end sets so a reply or a tool result can be asked from the operator;
