@@ -527,12 +527,21 @@ class Orchestrator:
         meta["branch_choices"] = meta.get("branch_choices", 0) + 1
         meta["branch_agreements"] = meta.get("branch_agreements", 0) + int(agree)
         valid = branch in by_id
+        conditions = self._way(by_id[said]) if said else "none"
         self._emit("note", node=self.node_id, edge=branch,
                    code="branch-agree" if agree else "branch-disagree",
-                   text=f"branch: the agent chose {branch}"
-                        + ("" if valid else " (not an edge of this node: ignored)")
-                        + f"; the conditions choose {said or 'none'}")
+                   text=(f"branch: the agent chose {self._way(by_id[branch])}" if valid else
+                         f"branch: the agent chose {branch}, not an edge of this step (ignored)")
+                        + ("; the conditions agree" if agree
+                           else f"; the conditions choose {conditions}"))
         return [by_id[branch]] if valid else chosen
+
+    def _way(self, cedge: CEdge) -> str:
+        """An edge as a reader follows it: the step it leads to, its label, its id."""
+        target = self.compiled.nodes.get(cedge.target)
+        title = (target.node.title or target.node.id) if target is not None else cedge.target
+        label = cedge.edge.label
+        return f"→ {title} ({label + ', ' if label else ''}{cedge.id})"
 
     def _finish_static(self, action: Action) -> None:
         node = self.compiled.nodes.get(action.end_node or "")
