@@ -16,7 +16,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressBar,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout)
+                               QVBoxLayout, QWidget)
 
 from ...core.subflows import SubflowError
 from ...engine.agents import AGENT_KINDS
@@ -99,14 +99,19 @@ class BatchDialog(QDialog):
         sample_row.addWidget(self.sample)
         sample_row.addWidget(self.sample_help, 1)
         form.addRow("Sample size N", sample_row)
-        self.source.currentIndexChanged.connect(self._source_changed)
-        self._source_changed()
         form.addRow("Types", types)
-        form.addRow("CSV test set", self._browse_row(self.csv_path, "CSV (*.csv)"))
-        form.addRow("Column mapping", self._browse_row(self.mapping_path, "JSON (*.json)"))
         self.rasa_path = QLineEdit()
         self.rasa_path.setPlaceholderText("a Rasa e2e tests .yml file (test_cases:)")
-        form.addRow("Rasa e2e tests", self._browse_row(self.rasa_path, "YAML (*.yml *.yaml)"))
+        # the file fields of each source, enabled only while that source is chosen
+        self.source_fields = {
+            "csv": [self._browse_row(self.csv_path, "CSV (*.csv)"),
+                    self._browse_row(self.mapping_path, "JSON (*.json)")],
+            "rasa": [self._browse_row(self.rasa_path, "YAML (*.yml *.yaml)")]}
+        form.addRow("CSV test set", self.source_fields["csv"][0])
+        form.addRow("Column mapping", self.source_fields["csv"][1])
+        form.addRow("Rasa e2e tests", self.source_fields["rasa"][0])
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self._source_changed()
         agent_row = QHBoxLayout()
         agent_row.addWidget(self.agent)
         agent_row.addWidget(self.profile, 1)
@@ -140,8 +145,13 @@ class BatchDialog(QDialog):
         self.rasa_cases.hide()
 
     def _source_changed(self) -> None:
-        """N only counts for the balanced sample: the box is off for the other sources."""
-        self.sample.setEnabled(self.source.currentData() == "sample")
+        """N only counts for the balanced sample, the file fields only for their source: the
+        others are off while another source is chosen."""
+        source = self.source.currentData()
+        self.sample.setEnabled(source == "sample")
+        for kind, rows in self.source_fields.items():
+            for row in rows:
+                row.setEnabled(source == kind)
 
     def compared(self) -> tuple:
         """The agents ticked for a comparison (two or more), else none."""
@@ -155,13 +165,15 @@ class BatchDialog(QDialog):
         kinds = compared or (self.agent.currentText(),)
         self.profile.setEnabled(any(kind != "scripted" for kind in kinds))
 
-    def _browse_row(self, field: QLineEdit, pattern: str) -> QHBoxLayout:
+    def _browse_row(self, field: QLineEdit, pattern: str) -> QWidget:
         button = QPushButton("Browse…")
         button.clicked.connect(lambda: field.setText(
             QFileDialog.getOpenFileName(self, "Choose a file", "", pattern)[0] or field.text()))
-        row = QHBoxLayout()
-        row.addWidget(field, 1)
-        row.addWidget(button)
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(field, 1)
+        line.addWidget(button)
         return row
 
     def _run_row(self):
