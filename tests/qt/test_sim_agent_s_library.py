@@ -17,6 +17,7 @@ LIBRARY_TOOL = Tool(name="lookup_seller_history",
 
 
 def offered(server: FakeLLMServer) -> set[str]:
+    """Every function offered (the profiles run unguided: all retrieved tools are offered)."""
     return {t["function"]["name"] for r in server.requests for t in r.get("tools", [])}
 
 
@@ -24,7 +25,7 @@ def test_the_docks_agent_s_is_offered_the_library(qtbot, make_dock, store_link):
     store_link.store().add_tool(LIBRARY_TOOL)
     dock = make_dock("listing_blocked.sop.json")
     with FakeLLMServer(handler=lambda body: reply("Hello.")) as server:
-        save_profiles(dock.settings, [Profile("local", server.url, "fake-model")])
+        save_profiles(dock.settings, [Profile("local", server.url, "fake-model", guidance="off")])
         dock.refresh_profiles()
         dock.select(journey=0, scenario="correct", agent="agent-s", profile="local")
         dock.run()
@@ -37,7 +38,7 @@ def test_the_batch_dialogs_agent_s_is_offered_the_library(qtbot, sim_window, sto
     store_link.store().add_tool(LIBRARY_TOOL)
     sim = sim_window.simulation
     with FakeLLMServer(handler=lambda body: reply("Hello.")) as server:
-        save_profiles(sim_window.settings, [Profile("local", server.url, "fake-model")])
+        save_profiles(sim_window.settings, [Profile("local", server.url, "fake-model", guidance="off")])
         dialog = sim.open_batch()
         dialog.source.setCurrentIndex(dialog.source.findData("covering"))
         for kind, box in dialog.type_boxes.items():

@@ -9,7 +9,9 @@ a state-tracking LLM call and an action LLM call per decision, over a Global Act
    stop_conversation) and the top-k tools of the action repository (every SOP tool; the store's
    library when the caller passes it as `repository`) retrieved by word overlap of their name and
    description with the step's title, instructions, steps and tool names. A finish carries the
-   tracked values the step asks for.
+   tracked values the step asks for. `--guidance` applies to this call as to the DPA's (only the
+   legal moves among these functions are offered, one named when it is the only one; `off`:
+   all of them, none named): without it a small model answers the action call with text only.
 `requests(ctx)` shows both calls: the state request as it is sent, then the action request with
 the tracked state known now (the state call's reply replaces it when sent). `prompt_bundle(sop)`
 (`export --to agent-s-prompts`) holds per node both templates (placeholder `{tracked_state}` for
@@ -34,7 +36,8 @@ from ...core.model import SOP, Node, Tool
 from ..prompts import (PLACEHOLDERS, STATE, STATE_FUNCTION, STATE_PLACEHOLDERS,
                        agent_s_action_prompt, agent_s_state_prompt, ordered_nodes, render)
 from .base import Action, AgentContext, blank_context, finish, halt
-from .dpa import ASK, FINISH, STOP, DpaAgent, control_functions, value_schema
+from .dpa import (ASK, FINISH, STOP, DpaAgent, control_functions, ground_choices, guide,
+                  value_schema)
 from .llm_common import (FunctionNames, Request, ask_values, conversation, function_tool,
                          reply_action, send, tool_functions)
 
@@ -50,8 +53,7 @@ class AgentSAgent(DpaAgent):
 
     def __init__(self, compiled: Any = None, client: Any = None, settings: Any = None,
                  repository: list[Tool] | None = None, top_k: int = TOP_K, **options):
-        options.pop("guidance", None)  # Agent-S offers its retrieved actions, unguided
-        super().__init__(compiled, client, settings, guidance="off", **options)
+        super().__init__(compiled, client, settings, **options)
         self.repository = repository
         self.top_k = top_k
         self.state: dict = {}  # the tracked state: {"values": {...}, "complete": bool}
@@ -85,7 +87,12 @@ class AgentSAgent(DpaAgent):
             STATE, json.dumps(state, default=str))
         messages = [{"role": "system", "content": system}, *conversation(ctx, names)]
         tools = retrieve(self._repository(ctx), ctx, self.top_k)
-        return Request(label, messages, tool_functions(tools, names) + control_functions(ctx))
+        guided = self.guidance != "off" and ctx.needs is not None
+        functions = tool_functions(tools, names) + control_functions(ctx, guided)
+        functions, choice = guide(functions, ctx.needs, names, self.guidance)
+        if guided:
+            functions = [ground_choices(f, ctx.variables) for f in functions]
+        return Request(label, messages, functions, choice)
 
     def track_state(self, ctx: AgentContext, names: FunctionNames) -> dict:
         """The state-tracking call; an unusable reply keeps the previous state."""
