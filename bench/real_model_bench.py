@@ -125,6 +125,7 @@ def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns
     cs = CompiledSop(load_sop(ROOT / "sample_sops" / f"{sample}.sop.json"))
     scenarios = generate(cs, types=("correct",))[:limit]
     rows, ends, outside, refusals, seconds, tokens, outcomes = [], 0, 0, 0, [], [], []
+    branches = [0, 0]  # sop-agent / marco: branches the model chose, and the conditions agreed
     for scenario in scenarios:
         options = {"model": MODEL, "base_url": base_url, "timeout": 300.0, "retries": 0}
         if mode in GUIDANCE or mode in ("sop-agent", "marco"):
@@ -138,6 +139,8 @@ def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns
         ends += trace.end_node is not None
         outside += outside_node(cs, trace, static=agent.static)
         refusals += refused(trace)
+        branches[0] += trace.meta.get("branch_choices", 0)
+        branches[1] += trace.meta.get("branch_agreements", 0)
         seconds += timed.seconds
         tokens += timed.prompt_tokens
         outcomes.append(f"{trace.outcome}:{trace.end_node or '-'}")
@@ -145,6 +148,7 @@ def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns
     return {"sample": sample, "mode": f"dpa-{mode}" if mode in GUIDANCE else mode,
             "runs": len(scenarios), "reach_end": ends, "tsr": overall["tsr"],
             "ujcs": overall["ujcs"], "outside_node": outside, "refused": refusals,
+            "branch_choices": branches[0], "branch_agreements": branches[1],
             "calls": len(seconds),
             "prompt_tokens_per_call": statistics.mean(tokens) if tokens else None,
             "seconds_per_call": statistics.mean(seconds) if seconds else None,
@@ -171,14 +175,17 @@ def outside_node(cs, trace, static: bool) -> int:
 
 def print_table(results: list[dict]) -> None:
     head = (f"{'sample':<16} {'mode':<11} {'end/runs':>8} {'tsr':>5} {'ujcs':>5} "
-            f"{'outside':>7} {'refused':>7} {'calls':>5} {'tok/call':>8} {'s/call':>6}")
+            f"{'outside':>7} {'refused':>7} {'agreed':>7} {'calls':>5} {'tok/call':>8} "
+            f"{'s/call':>6}")
     print(head)
     for r in results:
         tok = "-" if r["prompt_tokens_per_call"] is None else f"{r['prompt_tokens_per_call']:.0f}"
         sec = "-" if r["seconds_per_call"] is None else f"{r['seconds_per_call']:.2f}"
+        agreed = (f"{r['branch_agreements']}/{r['branch_choices']}" if r["branch_choices"]
+                  else "-")  # branches the model chose that the conditions agreed with
         print(f"{r['sample']:<16} {r['mode']:<11} {r['reach_end']:>3}/{r['runs']:<4} "
               f"{r['tsr']:>5.2f} {r['ujcs']:>5.2f} {r['outside_node']:>7} {r['refused']:>7} "
-              f"{r['calls']:>5} "
+              f"{agreed:>7} {r['calls']:>5} "
               f"{tok:>8} {sec:>6}")
 
 

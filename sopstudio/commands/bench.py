@@ -162,6 +162,7 @@ def _print_comparison(args, scenarios, reports: dict) -> None:
     for line in comparison_table({a: r["metrics"] for a, r in reports.items()}):
         print(line)
     for agent, report in reports.items():
+        _print_branches(agent, report["metrics"]["overall"])
         for error in report["errors"]:
             print(f"{agent}: failed run {error}")
         if report["run_ids"]:
@@ -235,6 +236,7 @@ def _print_report(args, data: dict) -> None:
           f"{coverage['covered']}/{coverage['edges']}")
     for line in metrics_table(data["metrics"]):
         print(line)
+    _print_branches(args.agent, data["metrics"]["overall"])
     if data["unrealized"]:
         print(f"unrealized: {len(data['unrealized'])} scenario(s) whose journey the SOP cannot "
               f"follow, counted as failures: {', '.join(data['unrealized'])}")
@@ -252,6 +254,16 @@ def _print_report(args, data: dict) -> None:
     if data["run_ids"]:
         ids = data["run_ids"]
         print(f"stored {len(ids)} runs (ids {ids[0]}-{ids[-1]})")
+
+
+def _print_branches(agent: str, overall: dict) -> None:
+    """An agent that picks branches itself (sop-agent, marco): how often the SOP's conditions
+    would have chosen the same edge (both are reported, DESIGN §6)."""
+    choices = overall.get("branch_choices") or 0
+    if choices:
+        agreed = overall.get("branch_agreements") or 0
+        print(f"{agent}: chose {choices} branch(es) itself; the conditions agreed with "
+              f"{agreed} ({agreed / choices:.0%})")
 
 
 def metrics_table(metrics: dict) -> list[str]:
