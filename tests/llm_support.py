@@ -88,3 +88,36 @@ def oracle_step(orchestrator, names=None):
     if action.kind == "finish":
         return tool("finish_step", {})
     return tool("stop_conversation", {"reason": "blocked", "message": action.text or "Sorry."})
+
+
+STATE = {"values": {}, "complete": False}  # what oracle_model's Agent-S state tracker reports
+
+
+def named(body: dict) -> str | None:
+    return ((body.get("tool_choice") or {}).get("function") or {}).get("name")
+
+
+def oracle_model(scenario, names):
+    """A FakeLLMServer handler for every agent with function calls: the oracle's step (see
+    oracle_step; set `holder["orchestrator"]`), the branch / intent the scenario's journey
+    takes, and a constant Agent-S state. Returns (handler, holder)."""
+    holder: dict = {}
+
+    def answer(body: dict) -> dict:
+        choice, enum = named(body), _enum(body)
+        if choice == "choose_branch":
+            taken = [e for e in enum if e in scenario.expected["edges"]]
+            return tool("choose_branch", {"branch": (taken or enum)[0]})
+        if choice == "classify_intent":
+            taken = [e for e in enum if e in scenario.expected["path"]]
+            return tool("classify_intent", {"intent": (taken or enum)[0]})
+        if choice == "update_state":
+            return tool("update_state", STATE)
+        return oracle_step(holder["orchestrator"], names)
+    return answer, holder
+
+
+def _enum(body: dict) -> list:
+    tools = body.get("tools") or [{}]
+    properties = tools[0].get("function", {}).get("parameters", {}).get("properties", {})
+    return next((p.get("enum") for p in properties.values() if "enum" in p), [])

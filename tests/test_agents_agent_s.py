@@ -46,3 +46,20 @@ def test_a_retrieved_tool_of_another_node_is_refused_never_executed():
     assert tools.calls.get("issue_refund", 0) == 0
     assert "tool-not-in-node" in [e.code for e in trace.events if e.type == "guardrail"]
     assert trace.outcome == "technical-issue"
+
+
+def test_guided_action_calls_offer_the_legal_moves_and_name_the_only_one():
+    """`--guidance auto` applies to Agent-S's action call as to the DPA's: at the first step the
+    only legal move is to ask for the order id, so ask_user alone is offered and named (a small
+    model otherwise answers with text and nothing moves)."""
+    actions = [ASK, LOOKUP, FINISH, REFUND, reply("Refund R-9 is on its way."), FINISH, FINISH]
+    with FakeLLMServer(handler=scripted(actions, {"complete": False})) as server:
+        trace, _, agent = run(AgentSAgent, server, guidance="auto")
+    assert agent.guidance == "auto" and trace.outcome == "resolved"
+    first_action = server.requests[1]
+    assert names(first_action) == ["ask_user"]
+    assert first_action["tool_choice"]["function"]["name"] == "ask_user"
+    state_calls = [r for r in server.requests
+                   if (r.get("tool_choice") or {}).get("function", {}).get("name")
+                   == "update_state"]
+    assert len(state_calls) * 2 == len(server.requests)  # one state call per action call

@@ -45,7 +45,11 @@ def test_sop_agent_disagreeing_with_the_conditions_is_followed_and_counted():
         trace, _, _ = run(SopAgent, server)
     assert trace.path == ["verify", "reject"] and trace.outcome == "rejected"
     [note] = notes(trace)
-    assert note.code == "branch-disagree" and "the conditions choose e1" in note.text
+    assert note.code == "branch-disagree"
+    # read as steps, with the edge ids kept: "the agent chose → <title> (e2); the conditions
+    # choose → <title> (e1)"
+    assert "the agent chose → " in note.text and "(e2)" in note.text
+    assert "the conditions choose → " in note.text and "(e1)" in note.text
     assert trace.meta["branch_agreements"] == 0
 
 

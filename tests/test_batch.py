@@ -8,6 +8,7 @@ import pytest
 
 from sopstudio.core.errors import SopStudioError
 from sopstudio.engine.batch import is_unreachable, run_batch
+from sopstudio.engine.agents import make_agent
 from sopstudio.engine.compiled import CompiledSop
 from sopstudio.engine.examples import listing_blocked
 from sopstudio.engine.llm_client import LLMError, ModelUnreachable
@@ -29,12 +30,22 @@ def test_batch_runs_all_scenarios_in_order_with_progress():
 def test_cancellation_stops_remaining_runs():
     cs = CompiledSop(listing_blocked())
     scenarios = generate(cs)
-    cancel = threading.Event()
+    cancel, seen = threading.Event(), threading.Event()
+    made = []
+
+    def gated(compiled):
+        # from the second run on, wait until the main thread has handled the first result and
+        # cancelled: the single worker cannot race ahead through every scenario
+        if made:
+            assert seen.wait(30), "the progress callback never ran"
+        made.append(compiled)
+        return make_agent("scripted", compiled)
 
     def progress(done, total, result):
         cancel.set()
+        seen.set()
 
-    result = run_batch(cs, scenarios, workers=1, progress=progress, cancel=cancel)
+    result = run_batch(cs, scenarios, gated, workers=1, progress=progress, cancel=cancel)
     assert result.cancelled
     ran = [r for r in result.results if r.trace is not None]
     assert 1 <= len(ran) < len(scenarios)

@@ -62,7 +62,7 @@ def test_simulate_missing_parameter_blocks(capsys, sop_file):
 def test_bench_json_contract(capsys, sop_file):
     data = run_json(capsys, "bench", sop_file, "--json")
     assert data["scenarios"] == 18
-    assert set(data["metrics"]["overall"]) == M_KEYS | {"unrealized", "warnings"}
+    assert set(data["metrics"]["overall"]) == M_KEYS | {"unrealized", "warnings", "branch_choices", "branch_agreements"}
     assert set(data["metrics"]["by_type"]) == {"correct", "missing-parameter",
                                                "failing-function"}
     assert data["coverage"]["missing"] == []

@@ -100,7 +100,8 @@ def test_snapshot_has_the_prompt_of_the_current_node():
     session.step()
     snapshot = session.snapshot()
     assert snapshot["node"] == "check_user" and snapshot["events"] == 1
-    assert snapshot["prompt"].startswith("[system]")
+    assert snapshot["prompt"].startswith("=== what a guided DPA would be sent")
+    assert "\n[system]\n" in snapshot["prompt"]
 
 
 def test_typed_turn_reads_pairs_or_the_bare_value():
@@ -193,6 +194,6 @@ def test_prompt_pane_shows_the_guided_request_with_its_named_choice():
     session = start()
     session.step()  # into check_user, which asks for seller_id first
     text = prompt_text(session.orchestrator)
-    assert text.startswith("[system]\n") and "{known_information}" not in text
+    assert "===\n[system]\n" in text and "{known_information}" not in text
     assert "[tools]\nask_user" in text and "[tool_choice]\nask_user" in text
     assert "check_user_status" not in text.split("[tools]")[1]  # not legal before seller_id

@@ -141,6 +141,19 @@ def test_run_time_errors_in_conditions_and_assignments_are_warning_events():
     assert summarize([row, {**row, "warnings": 1}])["overall"]["warnings"] == 3
 
 
+def test_a_run_time_warning_quotes_a_long_expression_shortened():
+    long_condition = " or ".join(f"n == {i}" for i in range(2, 400)) + " or 100 / n > 5"
+    sop = _warning_sop()
+    sop.edges[0].when = long_condition
+    cs = CompiledSop(sop)
+    trace = Orchestrator(cs, ScriptedAgent(cs), ScriptedUser({"n": 0}), MockTools(cs.tools)).run()
+    warning = [e for e in trace.events if e.type == "warning"][-1]
+    quoted = warning.text.split(" — ")[0]
+    assert "\u2026" in quoted and len(quoted) <= 120  # head … tail, not 4 KB of condition
+    assert quoted.startswith("n == 2 or") and quoted.endswith("100 / n > 5")
+    assert "division by zero" in warning.text
+
+
 def test_a_clean_run_has_no_warning_events():
     cs = CompiledSop(_warning_sop())
     trace = Orchestrator(cs, ScriptedAgent(cs), ScriptedUser({"n": 4}), MockTools(cs.tools)).run()

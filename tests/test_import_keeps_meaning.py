@@ -134,3 +134,63 @@ def test_outcome_names_are_derived_one_way_in_every_importer():
     journey = import_text(_echoing_graph(), "journeybench").sop
     outcomes = {dot.node("b").outcome, mermaid.node("b").outcome, journey.node("2").outcome}
     assert outcomes == {"transfer_to_human_agent"}
+
+
+REFERENCE_DOT = """digraph Support {
+  start [shape=oval, label="Start"];
+  check [label="Step 3.1: Verify network service"];
+  other [label="Run the network procedure first", shape=box, style="filled,dashed"];
+  retry [label="Ask the user to retry"];
+  ok [shape=oval, label="Resolved"];
+  start -> check;
+  check -> other [style=dashed, label="Follow the network procedure"];
+  check -> retry [label="After the network procedure confirms service"];
+  retry -> ok;
+}"""
+
+
+def test_a_dashed_reference_runs_before_the_after_exit_instead_of_ending_the_chart():
+    result = import_text(REFERENCE_DOT, "dot")
+    sop = result.sop
+    assert sop.node("other").kind == "task"  # not an end: the chart goes on after it
+    assert [(e.source, e.target) for e in sop.edges] == [
+        ("start", "check"), ("check", "other"), ("other", "retry"), ("retry", "ok")]
+    assert sop.node("check").ask == []  # no longer a question: one way on
+    assert [e.label for e in sop.out_edges("other")] == [
+        "After the network procedure confirms service"]
+    assert any("'other'" in n and "subflow" in n for n in result.notes)
+    assert problems(sop) == []
+    batch = bench(sop)
+    assert batch.metrics["overall"]["tsr"] == 1.0
+    assert {t.end_node for t in batch.traces} == {"ok"}
+
+
+def test_a_reference_without_an_after_exit_stays_an_end_with_a_note():
+    text = ('digraph { a -> b [label="Yes"]; a -> r [label="No", style=dashed]; '
+            'a [shape=diamond, label="Works?"]; r [label="Run procedure X"]; }')
+    result = import_text(text, "dot")
+    assert result.sop.node("r").kind == "end"
+    assert any("'r'" in n and "end step" in n for n in result.notes)
+
+
+def test_a_mermaid_subroutine_reference_is_sequenced_like_a_dashed_box():
+    text = """flowchart TD
+    A[Check service] -.->|Follow path 1| R[[Run path 1 first]]
+    A -->|After path 1 is done| B[Retest]
+    B --> C([Resolved])
+"""
+    sop = import_text(text, "mermaid").sop
+    assert [(e.source, e.target, e.on) for e in sop.edges] == [
+        ("A", "R", "success"), ("R", "B", "success"), ("B", "C", "success")]
+    assert problems(sop) == []
+
+
+def test_our_own_export_of_a_dashed_failure_edge_is_not_a_reference():
+    sop = sop_of([{"id": "s", "tools": []}, {"id": "ok", "kind": "end"},
+                  {"id": "bad", "kind": "end"}],
+                 [{"id": "e1", "source": "s", "target": "ok"},
+                  {"id": "e2", "source": "s", "target": "bad", "on": "failure"}], start="s")
+    for fmt in ("dot", "mermaid"):
+        again = import_text(export_sop(sop, fmt), fmt).sop
+        assert again.node("bad").kind == "end"
+        assert [e.on for e in again.edges] == ["success", "failure"]

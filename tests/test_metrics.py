@@ -70,7 +70,8 @@ def test_summary_breaks_down_by_type_with_all_keys():
     rows = [run_metrics(good, scenario("missing-parameter", "blocked", None, ("s",)))]
     summary = summarize(rows)
     assert set(summary["overall"]) == {"ujcs", "tta", "tca", "path_accuracy", "leaf_accuracy",
-                                       "ecr", "c_tsr", "tsr", "runs", "unrealized", "warnings"}
+                                       "ecr", "c_tsr", "tsr", "runs", "unrealized", "warnings",
+                                       "branch_choices", "branch_agreements"}
     assert summary["by_type"]["missing-parameter"]["tsr"] == 1.0
     assert aggregate([])["runs"] == 0
 

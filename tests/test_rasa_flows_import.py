@@ -269,4 +269,4 @@ def test_an_nlu_trigger_intent_may_carry_a_confidence_threshold():
     text = ("flows:\n  f:\n    description: d\n    nlu_trigger:\n      - intent:\n"
             "          name: greet\n          confidence_threshold: 0.9\n"
             "    steps:\n      - action: utter_hi\n")
-    assert "Started by the intents: greet." in import_flows(text, "f.yml")[0].sop.description
+    assert "Started by the intents: greet (confidence at least 0.9)." in import_flows(text, "f.yml")[0].sop.description

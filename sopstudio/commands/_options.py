@@ -40,7 +40,8 @@ def add_model_arguments(parser) -> None:
     parser.add_argument("--base-url", dest="base_url", type=http_url,
                         help="OpenAI-compatible endpoint (http:// or https://)")
     parser.add_argument("--guidance", choices=GUIDANCE_CHOICES, default="auto",
-                        help="dpa: offer only the functions legal now and name one in "
+                        help="DPA-based agents (dpa, sop-agent, marco, agent-s): offer only "
+                             "the functions legal now and name one in "
                              "tool_choice when exactly one is legal (auto, default), always "
                              "(strict), or offer all and name none (off)")
     parser.add_argument("--context-tokens", dest="context_tokens", type=positive_int,
@@ -62,7 +63,7 @@ def agent_options(args, agent: str | None = None) -> dict:
     pairs = (("model", args.model), ("base_url", args.base_url),
              ("context_tokens", getattr(args, "context_tokens", None)))
     options = {k: v for k, v in pairs if v}
-    if agent in ("dpa", "sop-agent", "marco"):  # the DPA and its subclasses take guidance
+    if agent in ("dpa", "sop-agent", "marco", "agent-s"):  # the DPA and its subclasses
         options["guidance"] = getattr(args, "guidance", None) or "auto"
     return options
 

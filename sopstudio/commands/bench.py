@@ -27,6 +27,7 @@ from ..engine.scenarios import generate
 from ..engine.scenarios_csv import csv_columns, load_mapping, propose_mapping, read_rows
 from ..engine.scenarios_rasa import load_tests_path, scenarios_from_rasa_tests
 from ..engine.scenarios_rasa import summary as rasa_summary
+from ..engine.session import agent_extras
 from ._common import UnreadableFile, UsageError, load_or_exit, print_json
 from ._options import (runnable, add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, positive_int, run_settings,
@@ -136,9 +137,9 @@ def run(args) -> int:
 
 def _bench_one(store, args, agent: str, sop, cs, scenarios) -> dict:
     from ..engine.agents import make_agent
-    options = agent_options(args, agent)
-    if agent == "agent-s" and store is not None:  # the store's tool library: Agent-S's GAR
-        options["repository"] = store.list_tools()
+    # Agent-S's action repository is the store's tool library (engine.session.agent_extras).
+    options = {**agent_options(args, agent),
+               **agent_extras(agent, store.list_tools if store is not None else None)}
     started = now()
     result = run_batch(cs, scenarios, lambda c: make_agent(agent, c, **options),
                        workers=args.workers, max_turns=args.max_turns)
@@ -161,6 +162,7 @@ def _print_comparison(args, scenarios, reports: dict) -> None:
     for line in comparison_table({a: r["metrics"] for a, r in reports.items()}):
         print(line)
     for agent, report in reports.items():
+        _print_branches(agent, report["metrics"]["overall"])
         for error in report["errors"]:
             print(f"{agent}: failed run {error}")
         if report["run_ids"]:
@@ -234,6 +236,7 @@ def _print_report(args, data: dict) -> None:
           f"{coverage['covered']}/{coverage['edges']}")
     for line in metrics_table(data["metrics"]):
         print(line)
+    _print_branches(args.agent, data["metrics"]["overall"])
     if data["unrealized"]:
         print(f"unrealized: {len(data['unrealized'])} scenario(s) whose journey the SOP cannot "
               f"follow, counted as failures: {', '.join(data['unrealized'])}")
@@ -251,6 +254,16 @@ def _print_report(args, data: dict) -> None:
     if data["run_ids"]:
         ids = data["run_ids"]
         print(f"stored {len(ids)} runs (ids {ids[0]}-{ids[-1]})")
+
+
+def _print_branches(agent: str, overall: dict) -> None:
+    """An agent that picks branches itself (sop-agent, marco): how often the SOP's conditions
+    would have chosen the same edge (both are reported, DESIGN §6)."""
+    choices = overall.get("branch_choices") or 0
+    if choices:
+        agreed = overall.get("branch_agreements") or 0
+        print(f"{agent}: chose {choices} branch(es) itself; the conditions agreed with "
+              f"{agreed} ({agreed / choices:.0%})")
 
 
 def metrics_table(metrics: dict) -> list[str]:

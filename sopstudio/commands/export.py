@@ -24,7 +24,10 @@ HELP = "export an SOP as JSON, pseudocode, JourneyBench, DOT/SVG/PNG, Mermaid, t
 def add_arguments(parser) -> None:
     parser.add_argument("file", metavar="FILE", help="the .sop.json to export")
     parser.add_argument("--to", dest="fmt", choices=EXPORT_FORMATS, required=True,
-                        help="output format")
+                        help="output format; the prompt formats write what an agent sends: "
+                             "spa-prompt, react-prompt (text), dpa-prompts, sop-agent-prompts, "
+                             "agent-s-prompts, marco-prompts (JSON: per node the templates "
+                             "and functions)")
     parser.add_argument("-o", "--output", required=True, metavar="OUT",
                         help="where to write ('-' for standard output)")
 

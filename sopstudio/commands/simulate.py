@@ -14,7 +14,8 @@ from ..engine.compiled import CompiledSop
 from ..engine.agents import AGENT_KINDS
 from ..engine.render import EventRenderer
 from ..engine.scenarios import SCENARIO_TYPES
-from ..engine.session import SimulationSession, agent_factory, nth_journey, scenario_for
+from ..engine.session import (SimulationSession, agent_extras, agent_factory, nth_journey,
+                              scenario_for)
 from ._common import load_or_exit, print_json
 from ._options import (runnable, add_model_arguments, add_store_arguments, add_turn_limit,
                        agent_options, now, open_store_unless, run_settings, warn_if_invalid)
@@ -53,7 +54,7 @@ def run(args) -> int:
         print_json(data)
         return 0
     print(f"journey {args.journey} ({args.scenario}): {' -> '.join(journey.nodes)}")
-    renderer = EventRenderer(style="log")
+    renderer = EventRenderer.for_sop(cs.sop, style="log")
     for event in trace.events:
         print("  " + renderer.line(event))
     if not scenario.realized:
@@ -74,10 +75,11 @@ def _pick(args, cs, sop):
 
 def _run_and_store(store, args, cs, scenario):
     started = now()
-    session = SimulationSession(cs, scenario, agent_factory(args.agent, cs,
-                                                            options=agent_options(args)),
-                                seed=args.seed, allow_live=args.allow_live,
-                                max_turns=args.max_turns)
+    # Agent-S's action repository is the store's tool library (none with --no-store).
+    extras = agent_extras(args.agent, store.list_tools if store is not None else None)
+    factory = agent_factory(args.agent, cs, options=agent_options(args), extras=extras)
+    session = SimulationSession(cs, scenario, factory, seed=args.seed,
+                                allow_live=args.allow_live, max_turns=args.max_turns)
     try:
         trace = session.run()
     except Exception as error:

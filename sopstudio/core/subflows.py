@@ -5,8 +5,9 @@ journeys, counts, covers, expected runs and scenario generation all work on the 
 that `expand` returns, so none of them needs to know about subflows:
 
 - every child node is copied with the id `<subflow node>/<child id>` (nested: `a/b/c`) and the
-  extra fields `level` (1 for a child of the top SOP, 2 for a grandchild...) and `local` (its id
-  in the child's own file), so trace events can say where they happened;
+  extra fields `level` (1 for a child of the top SOP, 2 for a grandchild...), `local` (its id
+  in the child's own file) and `within` (the titles of the subflow nodes around it, outermost
+  first), so trace events can say where they happened in words a person reads;
 - the edges entering the subflow node (and the start, if it is the subflow node) lead to the
   child's start instead: the child runs in the same conversation and memory;
 - the subflow node itself goes; each end node of the child becomes a task that sets
@@ -130,10 +131,12 @@ def _inline(parent: SOP, sub_id: str, child: SOP, level: int) -> None:
     if parent.start == sub_id:
         parent.start = entry
     exits = [e for e in parent.edges if e.source == sub_id and e.on == "success"]
+    sub = parent.node(sub_id)
+    title = (sub.title if sub is not None else "") or sub_id
     parent.nodes = [n for n in parent.nodes if n.id != sub_id]
     parent.edges = [e for e in parent.edges if e.source != sub_id]
     for node in child.nodes:
-        parent.nodes.append(_copy_node(node, qualify, sub_id, level))
+        parent.nodes.append(_copy_node(node, qualify, sub_id, level, title))
     for edge in child.edges:
         parent.edges.append(Edge(**{**edge.model_dump(), "id": qualify(edge.id),
                                     "source": qualify(edge.source),
@@ -168,11 +171,13 @@ def _possible(exits: list[Edge], name: str, outcome: str) -> list[Edge]:
     return kept
 
 
-def _copy_node(node: Node, qualify: Callable[[str], str], sub_id: str, level: int) -> Node:
+def _copy_node(node: Node, qualify: Callable[[str], str], sub_id: str, level: int,
+               title: str) -> Node:
     data = node.model_dump()
-    # A grandchild's copy already carries its own (absolute) level and local id.
+    # A grandchild's copy already carries its own (absolute) level, local id and the titles
+    # of the subflow nodes of the child around it.
     data.update(id=qualify(node.id), local=data.get("local", node.id),
-                level=data.get("level", level))
+                level=data.get("level", level), within=[title, *data.get("within", [])])
     if node.kind == "end":
         # The child's end hands its outcome to the parent, which leaves by its own edges.
         data.update(kind="task", outcome=None,

@@ -62,7 +62,10 @@ def run_metrics(trace: Trace, scenario) -> dict:
            "leaf": bool(trace.path) and bool(want_path) and trace.path[-1] == want_path[-1],
            "complete": complete, "correct": bool(correct), "outcome": trace.outcome,
            "expected_outcome": expected.get("outcome"), "realized": realized,
-           "warnings": sum(1 for event in trace.events if event.type == "warning")}
+           "warnings": sum(1 for event in trace.events if event.type == "warning"),
+           # SOP-Agent / MARCO pick branches themselves: how often the conditions agreed
+           "branch_choices": trace.meta.get("branch_choices", 0),
+           "branch_agreements": trace.meta.get("branch_agreements", 0)}
     if not realized:  # counted as a failure whatever happened (see the module docstring)
         row.update(tta=0, tca=0.0, path=False, leaf=False, correct=False)
     return row
@@ -71,7 +74,8 @@ def run_metrics(trace: Trace, scenario) -> dict:
 def aggregate(rows: list[dict]) -> dict:
     runs = len(rows)
     if not runs:
-        return {k: None for k in RATES} | {"runs": 0, "unrealized": 0, "warnings": 0}
+        return {k: None for k in RATES} | {"runs": 0, "unrealized": 0, "warnings": 0,
+                                           "branch_choices": 0, "branch_agreements": 0}
     aligned = [r for r in rows if r["tta"]]
     complete = [r for r in rows if r["complete"]]
     correct = sum(1 for r in rows if r["correct"])
@@ -85,7 +89,9 @@ def aggregate(rows: list[dict]) -> dict:
             "tsr": correct / runs,
             "runs": runs,
             "unrealized": sum(1 for r in rows if r.get("realized") is False),
-            "warnings": sum(r.get("warnings", 0) for r in rows)}
+            "warnings": sum(r.get("warnings", 0) for r in rows),
+            "branch_choices": sum(r.get("branch_choices", 0) for r in rows),
+            "branch_agreements": sum(r.get("branch_agreements", 0) for r in rows)}
 
 
 def summarize(rows: list[dict]) -> dict:

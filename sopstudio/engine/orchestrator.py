@@ -41,6 +41,7 @@ from collections import deque
 from typing import Any, Callable
 
 from ..core.expr import ExprError, parse
+from ..core.expr.errors import shorten
 from .agents.base import ACTION_KINDS, Action, AgentContext, AgentError, Check
 from .audit import Position
 from .compiled import CEdge, CompiledSop, choose_failure, choose_success, run_sets
@@ -59,6 +60,7 @@ STATIC_CAP_PER_TOOL, STATIC_CAP_EXTRA = 3, 10
 UserOverride = Callable[[list, "str | None"], "UserTurn | str | None"]
 NO_MATCHING_EDGE = "no-matching-edge"
 NOT_IN_NODE = "tool-not-in-node"
+WARNING_QUOTE = 120  # characters of an expression a run-time warning quotes
 _MISSING = object()
 
 
@@ -486,9 +488,10 @@ class Orchestrator:
             self._grace("attempts-exhausted")
 
     def _expression_warning(self, expr: Any, error: Exception) -> None:
-        """A condition or assignment that failed at run time: never silent (DESIGN §3)."""
+        """A condition or assignment that failed at run time: never silent (DESIGN §3). A long
+        expression is quoted as head … tail (the SOP file has it whole)."""
         self._emit("warning", node=self.node_id, code="expression",
-                   text=f"{expr.text} — {error}")
+                   text=f"{shorten(expr.text, WARNING_QUOTE)} — {error}")
 
     # -- leaving nodes ----------------------------------------------------------------------
     def _do_finish(self, action: Action) -> None:
@@ -524,12 +527,21 @@ class Orchestrator:
         meta["branch_choices"] = meta.get("branch_choices", 0) + 1
         meta["branch_agreements"] = meta.get("branch_agreements", 0) + int(agree)
         valid = branch in by_id
+        conditions = self._way(by_id[said]) if said else "none"
         self._emit("note", node=self.node_id, edge=branch,
                    code="branch-agree" if agree else "branch-disagree",
-                   text=f"branch: the agent chose {branch}"
-                        + ("" if valid else " (not an edge of this node: ignored)")
-                        + f"; the conditions choose {said or 'none'}")
+                   text=(f"branch: the agent chose {self._way(by_id[branch])}" if valid else
+                         f"branch: the agent chose {branch}, not an edge of this step (ignored)")
+                        + ("; the conditions agree" if agree
+                           else f"; the conditions choose {conditions}"))
         return [by_id[branch]] if valid else chosen
+
+    def _way(self, cedge: CEdge) -> str:
+        """An edge as a reader follows it: the step it leads to, its label, its id."""
+        target = self.compiled.nodes.get(cedge.target)
+        title = (target.node.title or target.node.id) if target is not None else cedge.target
+        label = cedge.edge.label
+        return f"→ {title} ({label + ', ' if label else ''}{cedge.id})"
 
     def _finish_static(self, action: Action) -> None:
         node = self.compiled.nodes.get(action.end_node or "")

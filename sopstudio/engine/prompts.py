@@ -1,15 +1,28 @@
 """THE prompts of the LLM agents, one module for simulation and export (DESIGN §6 "One prompt").
 
-- `spa_prompt(sop)`: the Static-Prompt Agent's system prompt (JourneyBench Appendix E: every node a
+Every system prompt an agent sends is one of these templates, rendered:
+
+- `spa_prompt(sop)`: the Static-Prompt Agent's prompt (JourneyBench Appendix E: every node a
   section with description, steps and tools, separated by lines, each gated by the conditions
   leading to it; then the control functions and the known information);
-- `dpa_prompt(sop, node)`: the Dynamic-Prompt Agent's system prompt for one node (its title,
-  instructions, steps, what to say, what to collect, the known information, the action rules).
+- `dpa_prompt(sop, node)`: the Dynamic-Prompt Agent's prompt for one node (its title,
+  instructions, steps, what to say, what to collect, the known information, the action rules);
+  sop-agent and marco send it too, within a node;
+- `branch_prompt(sop, node)`: SOP-Agent's branch choice when a node with several success edges
+  finishes (answered through `choose_branch`);
+- `react_prompt(sop)`: SOP-Bench's ReAct baseline (the whole SOP, the tools, the text protocol);
+- `agent_s_state_prompt` / `agent_s_action_prompt`: Agent-S's state-tracking call (answered
+  through `update_state`) and its action call (the DPA prompt plus the tracked state);
+- `marco_intent_prompt(sop, entries)`: MARCO's intent classifier (answered through
+  `classify_intent`; no placeholder).
 
-Both are templates with named placeholders for run-time values (`KNOWN` = "{known_information}");
-`render(template, variables)` fills them. The agents (agents/spa.py, agents/dpa.py) send the
-rendered templates; `export --to spa-prompt | dpa-prompts` (formats/) writes the templates: what
-is deployed is what was simulated.
+Templates keep named placeholders for run-time values: `KNOWN` = "{known_information}" in all but
+the intent prompt, and `STATE` = "{tracked_state}" in the Agent-S action prompt (`PLACEHOLDERS`,
+`STATE_PLACEHOLDERS` say what they hold); `render(template, variables)` fills `KNOWN`. The agents
+(engine/agents/) build their requests from these templates, and their `prompt_bundle(sop)` puts
+the same templates beside the functions they offer; `export --to spa-prompt | react-prompt |
+dpa-prompts | sop-agent-prompts | agent-s-prompts | marco-prompts` (formats/prompts.py) writes
+them: what is deployed is what was simulated.
 """
 
 from __future__ import annotations
@@ -233,6 +246,8 @@ def react_prompt(sop: SOP) -> str:
 # -- Agent-S (state tracking + action selection) ------------------------------------------------
 STATE_FUNCTION = "update_state"
 STATE = "{tracked_state}"  # placeholder of the Agent-S action prompt: the tracked state as JSON
+STATE_PLACEHOLDERS = {STATE: "the tracked state as JSON: {\"values\": {name: value}, "
+                             "\"complete\": true|false}, or {} before the first state update"}
 
 
 def agent_s_state_prompt(sop: SOP, node: Node) -> str:

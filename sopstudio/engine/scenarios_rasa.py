@@ -8,12 +8,21 @@ Read from a test case, in both of Rasa's step styles (plain steps and `assertion
 - `stub_custom_actions` (`<action>` or `<test case>::<action>`, `events` of `event: slot`) → the
   tool responses;
 - `utter` / `bot_uttered` / `bot` and `action_executed` → the utterances and actions, in order,
-  that the flow's reference run (walk.py) must produce. When it does, that run is the expected
+  that the flow's reference run (walk.py) must produce. As in Rasa, `bot_uttered` checks each
+  property it has: `utter_name` (the response's name), `text_matches` (a regular expression that
+  must be found somewhere in the text of a message the bot sends: Rasa's `search`, not a full
+  match) and `buttons` (the response's buttons, in order, each title and payload). When it does, that run is the expected
   path and tool trace; when it does not, the scenario is unrealised (a failed run) and the note
   says which assertion the flow misses; `slot_was_not_set` must hold at the end of that run.
   A test that starts or completes another flow, asserts Rasa's patterns (`flow_cancelled`,
   `pattern_clarification_contains`), or utters, runs or sets what this flow does not know, is not
-  applicable. `bot_uttered.text_matches` is not checked (its regular expressions are Rasa's).
+  applicable.
+
+`text_matches` patterns run on RE2 (linear time whatever the pattern, as `matches()` in
+conditions). Rasa runs them with Python's `re`, which accepts more (look-arounds, back
+references): a pattern RE2 refuses makes its case not applicable, with RE2's reason. It is not
+a failure: the assistant may well pass that assertion in Rasa, and a failed case must mean the
+flow does something other than what the test says.
 
 Utterances and actions are matched through the nodes' `rasa: <kind> <name>` notes that the Rasa
 importer writes (formats/rasa.py); `bot` texts are matched against the nodes' `say` texts.
@@ -21,10 +30,14 @@ importer writes (formats/rasa.py); `bot` texts are matched against the nodes' `s
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from ..core.expr import ExprEvalError, quoted
+from ..core.expr.functions import compiled_pattern
 from ..core.inputs import InputError, read_text
 from ..core.yaml_input import loads_yaml
 from ..core.journeys import iter_journeys
@@ -45,6 +58,7 @@ _BUILTIN = re.compile(r"^action_(listen|restart|session_start|default_fallback|"
 _INTERNAL_SLOTS = frozenset(("route_session_to_calm", "requested_slot", "dialogue_stack",
                              "flow_hashes", "session_started_metadata"))
 _NOTE = re.compile(r"^rasa: (\w+)(?: (\S+))?(?: (\S+))?$")
+_BUTTONS = re.compile(r"^rasa: buttons (\S+) (.*)$")   # rasa: buttons <utter> <JSON list>
 _SET = object()  # "the slot was set", value not asserted
 
 
@@ -57,11 +71,14 @@ class RasaTests:
 @dataclass
 class _Case:
     name: str
-    events: list = field(default_factory=list)   # ("utter"|"action"|"bot"|"flow", value)
+    # ("utter"|"action"|"bot"|"text"|"buttons"|"flow", value); "text" holds a text_matches
+    # pattern, "buttons" a tuple of (title, payload) pairs
+    events: list = field(default_factory=list)
     slots: dict = field(default_factory=dict)     # slot -> value (or _SET)
     not_set: dict = field(default_factory=dict)   # slot_was_not_set: slot -> value (or _SET)
     answers: list = field(default_factory=list)   # (utter asked just before, the user's text)
     other: str | None = None                      # an assertion about Rasa's patterns
+    unchecked: list = field(default_factory=list)  # assertions this reader cannot check
 
 
 def load_tests_path(path: str | Path) -> dict:
@@ -171,10 +188,14 @@ def _read_case(raw, number: int, fixtures: dict) -> _Case:
         if str(name) not in fixtures:
             raise EngineError(f"test case {case.name}: no fixture named '{name}'")
         case.slots.update(fixtures[str(name)])
+    turn = 0  # where the events since the last user message start
     for step in raw["steps"]:
         if isinstance(step, dict):
-            if "user" in step and case.events and case.events[-1][0] == "utter":
-                case.answers.append((case.events[-1][1], str(step["user"])))
+            if "user" in step:
+                asked = _last_utter(case.events[turn:])
+                if asked:
+                    case.answers.append((asked, str(step["user"])))
+                turn = len(case.events)
             _read_step(case, step)
             assertions = step.get("assertions")
             for assertion in assertions if isinstance(assertions, list) else []:
@@ -193,8 +214,8 @@ def _read_step(case: _Case, step: dict) -> None:
     if "flow_started" in step:
         case.events.append(("flow", str(step["flow_started"])))
     uttered = step.get("bot_uttered")
-    if isinstance(uttered, dict) and uttered.get("utter_name"):
-        case.events.append(("utter", str(uttered["utter_name"])))
+    if isinstance(uttered, dict):
+        _read_uttered(case, uttered)
     if "slot_was_set" in step:
         case.slots.update(_pairs(step["slot_was_set"]))
     if "slot_was_not_set" in step:
@@ -202,9 +223,51 @@ def _read_step(case: _Case, step: dict) -> None:
     completed = step.get("flow_completed")
     if isinstance(completed, dict) and completed.get("flow_id"):
         case.events.append(("flow", str(completed["flow_id"])))
+    if "bot_did_not_utter" in step:
+        case.unchecked.append("bot_did_not_utter (Rasa checks it within one user turn; a "
+                              "scenario has no turns to check it in)")
+    for key in ("generative_response_is_relevant", "generative_response_is_grounded"):
+        if key in step:
+            case.unchecked.append(f"{key} (Rasa asks an LLM judge)")
     for key in ("flow_cancelled", "pattern_clarification_contains"):
         if key in step:
             case.other = case.other or key
+
+
+def _last_utter(events: list) -> str | None:
+    """The response the bot sent last, if nothing but its own text or buttons came after it."""
+    for kind, value in reversed(events):
+        if kind == "utter":
+            return value
+        if kind not in ("text", "buttons"):
+            return None
+    return None
+
+
+def _read_uttered(case: _Case, uttered: dict) -> None:
+    """A `bot_uttered` assertion: each property it has is one event to find, in this order."""
+    if uttered.get("utter_name"):
+        case.events.append(("utter", str(uttered["utter_name"])))
+    if uttered.get("text_matches") is not None:
+        case.events.append(("text", str(uttered["text_matches"])))
+    buttons = uttered.get("buttons")
+    if isinstance(buttons, list) and buttons:
+        case.events.append(("buttons", tuple(
+            (str(b.get("title")), None if b.get("payload") is None else str(b["payload"]))
+            for b in buttons if isinstance(b, dict))))
+
+
+def _text_matches(pattern: str, text: str) -> bool:
+    """Rasa's `text_matches`: the pattern is found somewhere in the text (RE2's search)."""
+    return compiled_pattern(pattern).search(text) is not None
+
+
+def _pattern_problem(pattern: str) -> str | None:
+    try:
+        compiled_pattern(pattern)
+    except ExprEvalError as error:
+        return error.message
+    return None
 
 
 # --- the flow's side ---------------------------------------------------------------------------
@@ -218,8 +281,12 @@ class _FlowFacts:
         self.utters: dict[str, list[str]] = {}    # node id -> utter names in order
         self.collects: dict[str, str] = {}        # the utter that asks -> the slot it collects
         self.actions: dict[str, list[str]] = {}   # node id -> custom action names
+        self.buttons: dict[str, list[tuple]] = {}  # node id -> its responses' buttons
         for node in cs.sop.nodes:
             for note in node.notes:
+                buttons = _buttons_note(note)
+                if buttons is not None:
+                    self.buttons.setdefault(node.id, []).append(buttons)
                 match = _NOTE.match(note)
                 if not match:
                     continue
@@ -253,21 +320,44 @@ class _FlowFacts:
                 return f"expects the response '{value}', which flow '{self.flow}' never utters"
             if kind == "bot" and not any(_same_text(value, s) for s in self.says):
                 return f"expects the bot to say {value!r}, which flow '{self.flow}' never says"
+            problem = _pattern_problem(value) if kind == "text" else None
+            if problem:
+                return f"its text_matches pattern cannot be checked here: {problem}"
         unknown = sorted(set(case.slots) - self.slots - _INTERNAL_SLOTS)
         if unknown:
             return f"sets the slot '{unknown[0]}', which flow '{self.flow}' does not use"
         return None
 
-    def produced(self, path: list[str], values: dict) -> list[tuple[str, str]]:
+    def produced(self, path: list[str], values: dict) -> list[tuple[str, Any]]:
         """The utterances, actions and texts a run along `path` produces, in order."""
-        events: list[tuple[str, str]] = []
+        events: list[tuple[str, Any]] = []
         for node_id in path:
             events += [("utter", u) for u in self.utters.get(node_id, [])]
             events += [("action", a) for a in self.actions.get(node_id, [])]
             say = self.cs.nodes[node_id].node.say if node_id in self.cs.nodes else None
             if say:
                 events.append(("bot", _fill(say, values)))
+            events += [("buttons", b) for b in self.buttons.get(node_id, [])]
         return events
+
+
+def _buttons_note(note: str) -> tuple | None:
+    """The ((title, payload), ...) of a `rasa: buttons <utter> <JSON>` note (importer)."""
+    match = _BUTTONS.match(note)
+    if not match:
+        return None
+    try:
+        items = json.loads(match.group(2))
+    except ValueError:
+        return None
+    return tuple((str(b.get("title")), None if b.get("payload") is None else str(b["payload"]))
+                 for b in items if isinstance(b, dict)) if isinstance(items, list) else None
+
+
+def _buttons_match(expected: tuple, actual: tuple) -> bool:
+    """Rasa's check: the response has buttons and they agree, pairwise in order, in title and
+    payload (over the shorter of the two lists, as Rasa compares them)."""
+    return bool(actual) and all(a == e for a, e in zip(actual, expected))
 
 
 def _same_text(expected: str, say: str) -> bool:
@@ -295,7 +385,7 @@ def _scenario(cs: CompiledSop, flow: _FlowFacts, case: _Case, stubs: dict) -> Sc
     missing = _first_missing(case.events, flow.produced(walked.path, walked.variables))
     unstubbed = [t for t in cs.tools if _stub(stubs, case, t) is None
                  and not responses[t][0]["outputs"] and cs.tools[t].outputs]
-    notes = list(walked.notes)
+    notes = list(walked.notes) + [f"not checked: {what}" for what in dict.fromkeys(case.unchecked)]
     if missing and unstubbed:  # actions run real code in Rasa: choose outputs the test implies
         chosen = _outputs_following_the_test(cs, flow, case, seed, responses, unstubbed)
         if chosen is not None:
@@ -308,8 +398,8 @@ def _scenario(cs: CompiledSop, flow: _FlowFacts, case: _Case, stubs: dict) -> Sc
                         {"seed": seed}, responses, expected, notes=notes)
     if missing:
         scenario.realized = False
-        scenario.notes.append(f"the flow's run does not produce the expected {missing[0]} "
-                              f"{missing[1]!r} (in the test's order)")
+        scenario.notes.append(f"the flow's run does not produce the expected "
+                              f"{_described(*missing)} (in the test's order)")
     for name, value in case.not_set.items():
         got = walked.variables.get(name)
         if got is not None and (value is _SET or got == value):
@@ -363,7 +453,27 @@ def _outputs(cs: CompiledSop, tool: str, case: _Case, stubs: dict) -> dict:
     return {n: case.slots[n] for n in names if n in case.slots and case.slots[n] is not _SET}
 
 
-def _first_missing(wanted: list, produced: list) -> tuple[str, str] | None:
+def _described(kind: str, value) -> str:
+    if kind == "text":
+        return f"message matching {quoted(value)}"
+    if kind == "buttons":
+        return "buttons " + ", ".join(f"{t!r} ({p!r})" if p is not None else repr(t)
+                                      for t, p in value)
+    return f"{kind} {value!r}"
+
+
+def _found(kind: str, value, got: tuple) -> bool:
+    """Whether one produced event satisfies one of the test's events."""
+    if kind == "bot":
+        return got[0] == "bot" and _same_text(value, got[1])
+    if kind == "text":
+        return got[0] == "bot" and _text_matches(value, got[1])
+    if kind == "buttons":
+        return got[0] == "buttons" and _buttons_match(value, got[1])
+    return got == (kind, value)
+
+
+def _first_missing(wanted: list, produced: list) -> tuple[str, Any] | None:
     """The first of the test's utterances/actions/texts that the run does not produce in order
     (built-in actions and flow starts are not part of a flow's run)."""
     remaining = iter(produced)
@@ -372,8 +482,6 @@ def _first_missing(wanted: list, produced: list) -> tuple[str, str] | None:
             continue
         if kind == "action" and value.startswith("utter_"):
             kind = "utter"
-        match = (lambda got: got[0] == "bot" and _same_text(value, got[1])) if kind == "bot" \
-            else (lambda got: got == (kind, value))
-        if not any(match(got) for got in remaining):
+        if not any(_found(kind, value, got) for got in remaining):
             return kind, value
     return None

@@ -9,8 +9,10 @@ which is the safe direction for a guardrail: it never rejects a value the schema
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from ..core.expr.errors import ExprEvalError
+from ..core.expr.functions import compiled_pattern
 
 _TYPES = {
     "string": lambda v: isinstance(v, str),
@@ -57,11 +59,13 @@ def _string_errors(value: str, schema: dict, where: str) -> list[str]:
         errors.append(f"{where} must have at most {schema['maxLength']} characters")
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
+        # RE2, as matches() uses: a pattern from a file never costs more than linear time on a
+        # value a model wrote; a broken pattern is the validator's business, not the model's
         try:
-            if re.search(pattern, value) is None:
+            if compiled_pattern(pattern).search(value) is None:
                 errors.append(f"{where} must match the pattern {pattern}")
-        except re.error:
-            pass  # a broken pattern in the SOP is the validator's business, not the model's
+        except ExprEvalError:
+            pass
     return errors
 
 

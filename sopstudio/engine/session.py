@@ -3,15 +3,17 @@
 `SimulationSession` wraps an `Orchestrator` and adds what a dry run needs:
 - picking the journey's scenario (`SimulationSession.start`) and the journeys to offer
   (`journey_choices`: the edge-covering set first, then others in BFS order);
+- what an agent takes beyond its endpoint, the same in every front end (`agent_extras`:
+  Agent-S's Global Action Repository is the store's tool library);
 - an **operator script**: text typed as the user (by ask number) and edited tool results (by
   call number), recorded in the trace as operator input by the engine's override hooks;
 - **live hooks** a front end sets so a reply or a tool result can be asked from the operator;
 - **step back**: a deterministic re-run to the previous event. The new orchestrator re-feeds the
   agent actions already taken (no model call), the same seed, and the same operator script;
 - **replay** of a stored trace (recorded actions, user turns and tool results; no model call);
-- what a front end shows: `snapshot()` (node, path, memory, prompt, failures, why it ended),
-  the values an asked variable accepts (`accepted_values`), and each event's line
-  (`engine.render.EventRenderer`).
+- what a front end shows: `snapshot()` (node, path, memory, prompt: the request(s) the agent
+  would send now, each labelled; failures, why it ended), the values an asked variable accepts
+  (`accepted_values`), and each event's line (`engine.render.EventRenderer`).
 Every call happens on one thread; a GUI runs the session on its worker thread.
 """
 
@@ -29,7 +31,7 @@ from .compiled import CompiledSop, EngineError
 from .guidance import node_needs
 from .orchestrator import Orchestrator
 from .orchestrator_replay import RecordedInputs, ReplayExhausted, replay_orchestrator
-from .render import end_reason
+from .render import end_reason, path_label
 from .runner import orchestrator_for
 from .scenarios import Scenario, scenarios_for
 from .trace import Event, Trace
@@ -58,20 +60,16 @@ class JourneyChoice:
 def journey_choices(sop, limit: int = JOURNEY_LIST_LIMIT) -> tuple[int, list[JourneyChoice]]:
     """(exact count, choices): the edge-covering set first, then others in BFS order."""
     graph = JourneyGraph(sop)
-    titles = {n.id: (n.title or n.id) for n in sop.nodes}
     covering = cover(graph) if graph.count() else []
     seen = set(covering)
-    choices = [JourneyChoice(j, True, _label(j, titles)) for j in covering]
+    nodes = {n.id: n for n in sop.nodes}
+    choices = [JourneyChoice(j, True, path_label(j.nodes, nodes)) for j in covering]
     for journey in graph.iter_journeys(limit):
         if len(choices) >= limit:
             break
         if journey not in seen:
-            choices.append(JourneyChoice(journey, False, _label(journey, titles)))
+            choices.append(JourneyChoice(journey, False, path_label(journey.nodes, nodes)))
     return graph.count(), choices
-
-
-def _label(journey: Journey, titles: dict) -> str:
-    return " → ".join(titles.get(n, n) for n in journey.nodes)
 
 
 def nth_journey(sop, index: int) -> Journey:
@@ -91,20 +89,34 @@ def scenario_for(compiled: CompiledSop, journey: Journey, index: int, kind: str)
     return found[0]
 
 
+def agent_extras(kind: str, library: Callable[[], list] | None) -> dict:
+    """Options agent `kind` takes beyond its endpoint, the same for every front end: Agent-S's
+    Global Action Repository is the store's tool library (`library()`, read only for Agent-S,
+    at once: the caller's thread owns its store). No library (no store) or an empty one: the
+    agent's repository is the SOP's own tools."""
+    if kind != "agent-s" or library is None:
+        return {}
+    tools = list(library())
+    return {"repository": tools} if tools else {}
+
+
 def agent_factory(kind: str, compiled: CompiledSop,
                   llm_settings: Callable[[], Any] | None = None,
-                  options: dict | None = None) -> AgentFactory:
+                  options: dict | None = None, extras: dict | None = None) -> AgentFactory:
     """A function making the chosen agent. Model agents take their endpoint from
-    `llm_settings()` (called when the agent is made) or from `options` (model, base_url)."""
+    `llm_settings()` (called when the agent is made) or from `options` (model, base_url), and
+    `extras` beside it (see `agent_extras`)."""
+    extras = extras or {}
+
     def make():
         from .agents import make_agent
         if kind == "scripted":
             return make_agent(kind, compiled)
         if llm_settings is not None:
-            return make_agent(kind, compiled, settings=llm_settings())
+            return make_agent(kind, compiled, settings=llm_settings(), **extras)
         if options is None:
             raise ValueError(f"the {kind} agent needs an endpoint profile")
-        return make_agent(kind, compiled, **options)
+        return make_agent(kind, compiled, **options, **extras)
     return make
 
 
@@ -152,11 +164,14 @@ class SimulationSession:
     @classmethod
     def start(cls, sop, journey: Journey, index: int, kind: str, agent: str = "scripted",
               llm_settings: Callable[[], Any] | None = None, options: dict | None = None,
-              seed: int = 0, allow_live: bool = False) -> "SimulationSession":
-        """A live session on journey number `index` with its scenario of type `kind`."""
+              seed: int = 0, allow_live: bool = False,
+              extras: dict | None = None) -> "SimulationSession":
+        """A live session on journey number `index` with its scenario of type `kind`
+        (`extras`: the agent's options beyond its endpoint, see `agent_extras`)."""
         compiled = CompiledSop(sop)
         scenario = scenario_for(compiled, journey, index, kind)
-        return cls(compiled, scenario, agent_factory(agent, compiled, llm_settings, options),
+        return cls(compiled, scenario,
+                   agent_factory(agent, compiled, llm_settings, options, extras),
                    seed=seed, allow_live=allow_live)
 
     @classmethod
@@ -318,25 +333,39 @@ def failures(trace: Trace) -> tuple[list[str], list[str]]:
     return nodes, [e for e in edges if e]
 
 
-# -- the current node's prompt ----------------------------------------------------------------
+# -- the prompt pane: the request(s) the agent would send now ---------------------------------
 def prompt_text(orchestrator: Orchestrator) -> str:
-    """The current node's prompt as the model receives it: system prompt, the conversation so
-    far, the functions offered and the named tool_choice (the DPA's request with the run's
-    guidance; for the scripted oracle, what a guided DPA would be sent; SPA: its one prompt)."""
+    """The request(s) the agent would send at this decision, each under its label: system
+    prompt, conversation so far, functions offered and the named tool_choice. An LLM agent says
+    itself (`requests(ctx)`, the very objects its `next_action` sends); for the scripted
+    oracle (and a replayed run), what a guided DPA would be sent (an SPA for a static run)."""
     ctx = orchestrator.context()
     try:
-        from .agents import dpa, spa
-        if orchestrator.static:
-            return _render_messages(*spa.request(ctx))
-        if ctx.needs is None:  # the scripted oracle does without: show what a DPA would get
-            ctx.needs = node_needs(orchestrator.compiled, ctx)
-        guidance = getattr(orchestrator.agent, "guidance", "auto")
-        messages, functions, choice = dpa.request(ctx, guidance)
-        return _render_messages(messages, functions, choice)
+        return "\n\n".join(_render_request(r) for r in _requests(orchestrator, ctx))
     except Exception:  # any failure of the prompt builders: show a plain summary
         log.exception("building the prompt of node %s failed", ctx.node.id)
         return _render_messages([{"role": "system", "content": _fallback_prompt(ctx)}],
                                 ctx.tool_schemas())
+
+
+def _requests(orchestrator: Orchestrator, ctx) -> list:
+    requests = getattr(orchestrator.agent, "requests", None)
+    if requests is not None:
+        return requests(ctx)
+    from .agents import dpa, spa
+    from .agents.llm_common import Request
+    if orchestrator.static:  # a replayed static run: its agent is not here, show an SPA's
+        return [Request("what an SPA would be sent (a replay calls no model)",
+                        *spa.request(ctx))]
+    if ctx.needs is None:  # the scripted oracle does without: show what a DPA would get
+        ctx.needs = node_needs(orchestrator.compiled, ctx)
+    return [Request("what a guided DPA would be sent (the scripted oracle calls no model)",
+                    *dpa.request(ctx, "auto"))]
+
+
+def _render_request(request) -> str:
+    return f"=== {request.label} ===\n" + _render_messages(
+        request.messages, request.functions, request.tool_choice)
 
 
 def _fallback_prompt(ctx) -> str:

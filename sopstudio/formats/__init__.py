@@ -7,8 +7,9 @@ File ▸ Import, and tests.
 
 Lossless (import(export(sop)) == sop): `json` and `sop-text`. Lossy: `text` (pseudocode),
 `journeybench`, `dot`, `mermaid` (structure, titles and conditions survive), `toolspecs` and
-`openai-tools` (tools only). Export-only: `svg`, `png`, `spa-prompt`, `dpa-prompts`,
-`react-prompt`.
+`openai-tools` (tools only). Export-only: `svg`, `png` and the agents' prompts (prompts.py):
+`spa-prompt`, `react-prompt` (text), `dpa-prompts`, `sop-agent-prompts`, `agent-s-prompts`,
+`marco-prompts` (JSON bundles: per node the templates and the functions offered).
 Import-only: `prose` (needs an LLM: pass `complete=`, or the engine's client is used), `rasa`
 (CALM flows YAML: the first flow here; a folder or every flow through commands/_import_many.py),
 `flodial` and `star` (their JSON shapes are recognised by `looks_like` in their modules).
@@ -27,14 +28,15 @@ from .base import FormatError, ImportResult
 
 __all__ = ["import_text", "import_file", "export_sop", "guess_format", "llm_complete",
            "IMPORT_FORMATS",
-           "EXPORT_FORMATS", "LOSSLESS_FORMATS", "FormatError", "ImportResult",
+           "EXPORT_FORMATS", "LOSSLESS_FORMATS", "PROMPT_BUNDLES", "FormatError", "ImportResult",
            "UnreadableSource"]
 
 IMPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
                   "openai-tools", "prose", "rasa", "flodial", "star")
 EXPORT_FORMATS = ("json", "text", "sop-text", "journeybench", "dot", "mermaid", "toolspecs",
                   "openai-tools", "svg", "png", "spa-prompt", "dpa-prompts",
-                  "react-prompt")
+                  "react-prompt", "sop-agent-prompts", "agent-s-prompts", "marco-prompts")
+PROMPT_BUNDLES = ("dpa-prompts", "sop-agent-prompts", "agent-s-prompts", "marco-prompts")
 LOSSLESS_FORMATS = ("json", "sop-text")
 _BY_SUFFIX = {".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
 
@@ -161,8 +163,9 @@ def export_sop(sop: SOP, fmt: str) -> str | bytes:
                  "mermaid": mermaid.export_mermaid, "toolspecs": toolspecs.export_toolspecs,
                  "openai-tools": toolspecs.export_openai_tools,
                  "spa-prompt": prompts.export_spa_prompt,
-                 "dpa-prompts": prompts.export_dpa_prompts,
                  "react-prompt": prompts.export_react_prompt}
+    if fmt in PROMPT_BUNDLES:
+        return prompts.export_bundle(sop, fmt)
     if fmt in ("svg", "png"):
         from .graphviz_io import check_drawable, draw
         check_drawable(len(sop.nodes), len(sop.edges), fmt)  # before building a huge graph

@@ -37,11 +37,18 @@ def strip_comments(text: str) -> str:
     return "\n".join(lines)
 
 
-def _is_dpa_prompts(data: dict) -> bool:
-    """Our `dpa-prompts` export: {sop, start, nodes: [{prompt, transitions, ...}]}."""
+_BUNDLE_AGENTS = ("dpa", "sop-agent", "agent-s", "marco")  # formats/prompts.py's JSON bundles
+
+
+def prompt_bundle_format(data: dict) -> str | None:
+    """Our prompt-bundle exports ({sop, agent, nodes: [{prompt | state, transitions, ...}]}):
+    the format that wrote it (`marco-prompts`...; no `agent` key: an older `dpa-prompts`)."""
     nodes = data.get("nodes")
-    return "sop" in data and isinstance(nodes, list) and any(
-        isinstance(n, dict) and ("transitions" in n or "prompt" in n) for n in nodes)
+    if not ("sop" in data and isinstance(nodes, list) and any(
+            isinstance(n, dict) and ("transitions" in n or "prompt" in n) for n in nodes)):
+        return None
+    agent = data.get("agent")
+    return f"{agent}-prompts" if agent in _BUNDLE_AGENTS else "dpa-prompts"
 
 
 def _is_journeybench(data: dict) -> bool:
@@ -75,8 +82,9 @@ def guess_json(data: object) -> str:
         if "format" in data and "sop" in data:
             raise FormatError(f"format: unknown format {data['format']!r} (expected "
                               "'sopstudio')", 1)
-        if _is_dpa_prompts(data):
-            raise FormatError("this is a dpa-prompts export (prompts for an agent), which "
+        bundle = prompt_bundle_format(data)
+        if bundle:
+            raise FormatError(f"this is a {bundle} export (prompts for an agent), which "
                               "cannot be imported; import the .sop.json it came from", 1)
         if "toolSpec" in data or "toolConfig" in data:
             return "toolspecs"

@@ -44,7 +44,34 @@ def import_dot(text: str, source: str = "<paste>") -> ImportResult:
     meta = {n: {k: graph.get_node(n).attr.get(k) or "" for k in _NODE_ATTRS} for n in names}
     title = clean_label(graph.graph_attr.get("label"), graph.name or "Imported flowchart")
     return build_flow_sop(names, titles, diamonds, edges, graph.name or "flowchart", title, "dot",
-                          hints, failures, meta, _exact(graph, names, raw_edges))
+                          hints, failures, meta, _exact(graph, names, raw_edges),
+                          _references(graph, names, raw_edges))
+
+
+TERMINAL_SHAPES = {"oval", "ellipse", "circle", "doublecircle", "point", "msquare", "mcircle",
+                   "mdiamond", "egg", "star"}
+
+
+def _dashed(attrs) -> bool:
+    return any(word in (attrs.get("style") or "") for word in ("dashed", "dotted"))
+
+
+def _references(graph, names: list[str], raw_edges) -> set[str]:
+    """Boxes with no way out that are drawn dashed, or reached only by dashed links that are
+    not our export's failure edges: references to another procedure (see flowgraph)."""
+    sources = {str(e[0]) for e in raw_edges}
+    incoming: dict[str, list] = {}
+    for edge in raw_edges:
+        incoming.setdefault(str(edge[1]), []).append(edge.attr)
+    found = set()
+    for name in names:
+        attrs = graph.get_node(name).attr
+        if name in sources or (attrs.get("shape") or "").lower() in TERMINAL_SHAPES:
+            continue
+        links = incoming.get(name, [])
+        if _dashed(attrs) or (links and all(_dashed(a) and not a.get("on") for a in links)):
+            found.add(name)
+    return found
 
 
 def _exact(graph, names: list[str], raw_edges) -> dict | None:

@@ -7,6 +7,13 @@ the values of a choice, one per label, so every exit has its own condition and k
 author's label. Exits without a label become choices named after the step they lead to (with a
 note): a flowchart never says "follow every branch", so only our own export's `branching=all`
 does. Every source node and edge becomes exactly one node and edge, under its source name.
+
+A reference to another procedure (`references`: a dashed box in DOT, a subroutine `[[ ]]` in
+Mermaid, with no way out, e.g. "Run Path 1 first" reached by "Follow Path 1") is not an end:
+when the step that leads to it also has an exit labelled "After …" (or "Once …", "Then …"), the
+chart means "run that procedure, then go on", so the "After" exit leaves from the reference
+instead (step -> reference -> next; still one edge per source edge). A note says so and how to
+make the reference a subflow node that runs the other procedure's file.
 """
 
 from __future__ import annotations
@@ -28,7 +35,8 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
                    edges: list[FlowEdge], sop_id: str, title: str, fmt: str,
                    hints: dict[int, str | None] | None = None, failures: set[int] | None = None,
                    node_meta: dict[str, dict[str, str]] | None = None,
-                   exact: dict | None = None) -> ImportResult:
+                   exact: dict | None = None,
+                   references: set[str] | None = None) -> ImportResult:
     """`hints`: edge index -> condition known from our export (None = unconditional);
     `failures`: indexes of failure edges; `node_meta`: DOT attributes of our export;
     `exact`: the exact data of our export (flowmeta): {"sop", "nodes", "edges": {index: ...}}."""
@@ -44,6 +52,8 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
         if hint is not None:
             hints[index] = hint
     notes: list[str] = []
+    if references and not exact:
+        edges = _sequence_references(edges, references, titles, failures, notes)
     by_source: dict[str, list] = {}  # indexed once: a scan per node was quadratic
     for index, edge in enumerate(edges):
         by_source.setdefault(edge[0], []).append((index, edge))
@@ -74,6 +84,38 @@ def build_flow_sop(names: list[str], titles: dict[str, str], diamonds: set[str],
         apply_node_meta(sop, node_meta)
     declare_condition_names(sop, notes)
     return ImportResult(sop, notes, fmt)
+
+
+_AFTER = re.compile(r"^\s*(?:after|once|then)\b", re.IGNORECASE)
+
+
+def _sequence_references(edges: list[FlowEdge], references: set[str], titles: dict[str, str],
+                         failures: set[int], notes: list[str]) -> list[FlowEdge]:
+    """Step -> reference -> "After …" target, for each reference with one way in whose step has
+    exactly one "After …" exit (see the module docstring); other references stay ends, noted."""
+    edges = list(edges)
+    into: dict[str, list[int]] = {}
+    for index, (_, target, _) in enumerate(edges):
+        if target in references:
+            into.setdefault(target, []).append(index)
+    for ref in sorted(into, key=lambda name: into[name][0]):
+        entries = into[ref]
+        source = edges[entries[0]][0]
+        after = [i for i, (src, dst, label) in enumerate(edges)
+                 if src == source and dst != ref and _AFTER.match(label)]
+        shown = titles.get(ref) or ref
+        if len(entries) == 1 and len(after) == 1:
+            _, target, label = edges[after[0]]
+            edges[after[0]] = (ref, target, label)
+            failures.discard(entries[0])  # a dashed link into a reference is no failure
+            notes.append(f"node '{ref}' ('{shown}') refers to another procedure: imported as a "
+                         f"step between '{source}' and '{target}' ('{label}'); to run that "
+                         f"procedure, make it a subflow node pointing at its file — confirm")
+        else:
+            notes.append(f"node '{ref}' ('{shown}') refers to another procedure: imported as an "
+                         f"end step; to run that procedure, make it a subflow node pointing at "
+                         f"its file — confirm")
+    return edges
 
 
 def _node(name: str, title: str, has_exit: bool) -> Node:

@@ -24,6 +24,12 @@ _WRITE_ONLY = {
                    "be imported back)",
     "react-prompt": "node positions and the editable structure (a ReAct prompt for a single "
                     "agent: it cannot be imported back)",
+    "sop-agent-prompts": "node positions and the editable structure (SOP-Agent's per-node "
+                         "and branch prompts: they cannot be imported back)",
+    "agent-s-prompts": "node positions and the editable structure (Agent-S's per-node state "
+                       "and action prompts: they cannot be imported back)",
+    "marco-prompts": "node positions and the editable structure (MARCO's intent and per-node "
+                     "prompts: they cannot be imported back)",
 }
 _KEYS = {"nodes": "id", "edges": "id", "tools": "name", "variables": "name"}
 _NOUNS = {"nodes": "nodes", "edges": "edges", "tools": "tools", "variables": "variables",

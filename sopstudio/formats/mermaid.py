@@ -60,9 +60,11 @@ def import_mermaid(text: str, source: str = "<paste>") -> ImportResult:
         raise FormatError("Mermaid: the flowchart has no nodes", first + 1)
     if state.exact is not None:
         _use_real_ids(state)
+    sources = {edge[0] for edge in state.edges}
     return build_flow_sop(state.names, state.titles, state.diamonds, state.edges, "flowchart",
                           "Imported flowchart", "mermaid", failures=state.failures,
-                          node_meta=state.meta, exact=state.exact)
+                          node_meta=state.meta, exact=state.exact,
+                          references=state.subroutines - sources)
 
 
 _META = re.compile(r"^\s*%%\s*@node\s+(\S+)\s*(.*)$")
@@ -122,8 +124,10 @@ class _State:
         self.failures: set[int] = set()  # indexes of dotted links (`-.->`): failure edges
         self.meta: dict[str, dict[str, str]] = {}
         self.exact: dict | None = None  # our export's exact data (see _exact_line)
+        self.subroutines: set[str] = set()  # `[[ ]]` nodes: a reference to another procedure
 
-    def add(self, name: str, title: str | None, diamond: bool) -> None:
+    def add(self, name: str, title: str | None, diamond: bool,
+            subroutine: bool = False) -> None:
         if name not in self.titles:
             self.names.append(name)
             self.titles[name] = name
@@ -131,6 +135,8 @@ class _State:
             self.titles[name] = title
             if diamond:
                 self.diamonds.add(name)
+            if subroutine:
+                self.subroutines.add(name)
 
 
 def _statement(text: str, lineno: int, state: _State) -> None:
@@ -158,8 +164,9 @@ def _node_group(text: str, pos: int, lineno: int, state: _State) -> tuple[list[s
         if not match:
             raise FormatError(f"Mermaid: expected a node id {_at(text, pos)}", lineno)
         name, pos = match.group(1), match.end()
+        start = pos
         title, diamond, pos = _shape(text, pos, lineno)
-        state.add(name, title, diamond)
+        state.add(name, title, diamond, text.startswith("[[", start))
         names.append(name)
         amp = re.compile(r"\s*&").match(text, pos)
         if not amp:

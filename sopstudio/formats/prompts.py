@@ -1,20 +1,36 @@
-"""Prompt exports (`export --to spa-prompt | dpa-prompts | react-prompt`): the agents' own prompt templates.
+"""Prompt exports: the agents' own prompt templates and function definitions, serialised.
 
-The prompts themselves are built by `engine.prompts`, the module the simulated agents use, so
-what is exported is what was simulated. The templates keep their named placeholders for run-time
-values (`{known_information}`); the dpa-prompts bundle lists them under `placeholders`.
+    spa-prompt          the Static-Prompt Agent's system prompt (text)
+    react-prompt        the ReAct baseline's system prompt (text)
+    dpa-prompts         per node: the DPA prompt, its tools and the control functions (JSON)
+    sop-agent-prompts   the DPA bundle plus, at branching nodes, the branch prompt and
+                        `choose_branch` (JSON)
+    agent-s-prompts     per node: the state-tracking prompt and `update_state`, the action
+                        prompt, the retrieved top-k tools and the controls (JSON)
+    marco-prompts       the intent prompt, `classify_intent` and the entry points, then the
+                        per-node DPA prompts (JSON)
+
+Nothing here builds a prompt or a function: the templates come from `engine.prompts` and each
+bundle from its agent's module (`prompt_bundle(sop)` in engine/agents/), the code the simulated
+agents send from, so what is exported is what was simulated. Templates keep their named
+placeholders for run-time values (`{known_information}`, agent-s also `{tracked_state}`); each
+bundle lists them under `placeholders`. The functions are those offered unguided.
 """
 
 from __future__ import annotations
 
-from ..core.index import SopIndex
 from ..core.model import SOP
-from ..engine.prompts import PLACEHOLDERS, dpa_prompt, ordered_nodes, react_prompt, spa_prompt
+from ..engine.agents import agent_s, dpa, marco, sop_agent
+from ..engine.prompts import react_prompt, spa_prompt
 from .jsonutil import dump_json
-from .toolspecs import openai_tool
+
+# bundle format -> the agent module whose `prompt_bundle(sop)` builds it
+BUNDLES = {"dpa-prompts": dpa, "sop-agent-prompts": sop_agent, "agent-s-prompts": agent_s,
+           "marco-prompts": marco}
 
 
 def export_spa_prompt(sop: SOP) -> str:
+    """The SPA's system prompt (agents/spa.py), placeholders unfilled."""
     return spa_prompt(sop) + "\n"
 
 
@@ -23,14 +39,6 @@ def export_react_prompt(sop: SOP) -> str:
     return react_prompt(sop) + "\n"
 
 
-def export_dpa_prompts(sop: SOP) -> str:
-    nodes = []
-    index = SopIndex(sop)
-    for node in ordered_nodes(sop, index):
-        tools = [openai_tool(index.tools[n]) for n in node.tools if n in index.tools]
-        nodes.append({"id": node.id, "title": node.title, "kind": node.kind,
-                      "prompt": dpa_prompt(sop, node), "tools": tools,
-                      "transitions": [{"edge": e.id, "target": e.target, "when": e.when,
-                                       "on": e.on} for e in index.out_edges(node.id)]})
-    return dump_json({"sop": sop.id, "title": sop.title, "start": sop.start,
-                      "placeholders": dict(PLACEHOLDERS), "nodes": nodes})
+def export_bundle(sop: SOP, fmt: str) -> str:
+    """One of the JSON prompt bundles (`BUNDLES`), as its agent module builds it."""
+    return dump_json(BUNDLES[fmt].prompt_bundle(sop))

@@ -8,17 +8,24 @@ node that says the response text (from the domain when given, else the response 
 `action` → a tool of that name, whose outputs are the slots later conditions read and nothing
 else sets; `set_slots` → `set`; `call` → a `kind: "subflow"` node referring to `<flow>.sop.json`;
 `link` → an end that names the linked flow; `noop` → a node with no actions; `next` (a step id,
-`END`, nested steps, or `if`/`then`/`else` lists with nested steps) → edges. A flow guard (`if:`)
-becomes a first decision. Conditions are translated by rasa_conditions.py; one that cannot be is
+`END`, nested steps, or `if`/`then`/`else` lists with nested steps) → edges; a step with only
+`next` is a decision like `noop`. A flow guard (`if:`) becomes a first decision; `nlu_trigger`
+intents (with their confidence thresholds) and slots' `initial_value`s are kept as text. A
+response's buttons become a `rasa: buttons` note and a line of instructions; several variants
+say the first. Whatever has no place in an SOP (`ask_before_filling`, `force_slot_filling`,
+`reset_after_flow_ends`, `persisted_slots`, `always_include_in_prompt`, `run_pattern_completed`,
+an `action_ask_<slot>`, keys this importer does not know) is named in an import note. Conditions are translated by rasa_conditions.py; one that cannot be is
 kept as written (validation flags it as `bad-condition`) and noted. Each node carries a `rasa: <kind> <name>` note
 that the e2e-test reader (engine/scenarios_rasa.py) uses to match `utter` and `action_executed`.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
+from ..core.expr import quoted
 from ..core.inputs import InputError
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
 from ..core.yaml_input import loads_yaml
@@ -39,6 +46,15 @@ BUILTIN_ACTIONS = frozenset((
 _SLOT_TYPES = {"text": "string", "bool": "boolean", "float": "number", "categorical": "string",
                "list": "list", "any": "string"}
 STEP_KINDS = ("collect", "action", "set_slots", "call", "link", "noop")
+# The keys each step kind may carry (beside `id`, `next`, `description`, `metadata`); any other
+# key is named in an import note, never dropped silently.
+_STEP_KEYS = {"collect": {"collect", "utter", "rejections", "ask_before_filling",
+                          "reset_after_flow_ends", "force_slot_filling"},
+              "action": {"action"}, "set_slots": {"set_slots", "reset_after_flow_ends"},
+              "call": {"call"}, "link": {"link"}, "noop": {"noop"}, None: set()}
+_COMMON_KEYS = {"id", "next", "description", "metadata"}
+_FLOW_KEYS = {"name", "description", "if", "nlu_trigger", "steps", "always_include_in_prompt",
+              "persisted_slots", "run_pattern_completed"}
 
 
 def looks_like(data) -> bool:
@@ -58,12 +74,18 @@ class Domain:
     """What the flows need from a Rasa domain: response texts and slot declarations."""
 
     responses: dict[str, str] = field(default_factory=dict)
+    buttons: dict[str, list[dict]] = field(default_factory=dict)  # response -> [{title, payload}]
+    variants: dict[str, int] = field(default_factory=dict)        # response -> how many variants
+    actions: set[str] = field(default_factory=set)                # the domain's custom actions
     slots: dict[str, dict] = field(default_factory=dict)
     # action -> slots its e2e-test stubs set (`stub_custom_actions` of test files beside the flows)
     stubbed: dict[str, list[str]] = field(default_factory=dict)
 
     def merge(self, other: "Domain") -> None:
         self.responses.update(other.responses)
+        self.buttons.update(other.buttons)
+        self.variants.update(other.variants)
+        self.actions |= other.actions
         self.slots.update(other.slots)
 
 
@@ -77,12 +99,29 @@ def load_domain(text: str, source: str) -> Domain:
         raise FormatError("a domain's 'responses' and 'slots' are mappings", source=source)
     for name, variants in responses.items():
         variants = variants if isinstance(variants, list) else []
-        texts = [v.get("text") for v in variants if isinstance(v, dict) and v.get("text")]
+        texts = [v for v in variants if isinstance(v, dict) and v.get("text")]
         if texts:
-            domain.responses[str(name)] = str(texts[0])
+            domain.responses[str(name)] = str(texts[0]["text"])
+            domain.variants[str(name)] = len(variants)
+            buttons = _buttons(texts[0].get("buttons"))
+            if buttons:
+                domain.buttons[str(name)] = buttons
     for name, spec in slots.items():
         domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
+    actions = data.get("actions")
+    domain.actions = {str(a) for a in actions if isinstance(a, str)} \
+        if isinstance(actions, list) else set()
     return domain
+
+
+def _buttons(raw) -> list[dict]:
+    """A response variant's buttons as [{title, payload}] (payload omitted when absent)."""
+    found = []
+    for button in raw if isinstance(raw, list) else []:
+        if isinstance(button, dict) and button.get("title") is not None:
+            found.append({"title": str(button["title"])} | (
+                {} if button.get("payload") is None else {"payload": str(button["payload"])}))
+    return found
 
 
 def stubbed_slots(stubs: dict) -> dict[str, list[str]]:
@@ -167,8 +206,13 @@ def import_flow(flow_id: str, spec: dict, domain: Domain) -> ImportResult:
 
 
 def _intent_name(intent) -> str:
-    """An `nlu_trigger` intent: a name, or {name, confidence_threshold}."""
-    return str(intent.get("name") if isinstance(intent, dict) else intent)
+    """An `nlu_trigger` intent: a name, or {name, confidence_threshold} (the threshold kept in
+    the text: `name (confidence at least 0.8)`)."""
+    if not isinstance(intent, dict):
+        return str(intent)
+    threshold = intent.get("confidence_threshold")
+    return str(intent.get("name")) + (f" (confidence at least {threshold})"
+                                      if threshold is not None else "")
 
 
 def _is_step(item) -> bool:
@@ -196,6 +240,7 @@ class _FlowBuilder:
         start = self._guard(first)
         self._infer_outputs()
         self._bound_loops(start)
+        self._flow_properties()
         pattern = self.flow_id.startswith("pattern_")
         title = str(self.spec.get("name") or self.flow_id.replace("_", " "))
         description = str(self.spec.get("description") or "")
@@ -236,7 +281,9 @@ class _FlowBuilder:
         for kind in ("collect", "action", "call", "link"):
             if kind in step:
                 return f"{'' if kind == 'action' else kind + '_'}{step[kind]}"
-        return "set_slots" if "set_slots" in step else "noop" if "noop" in step else "step"
+        if "set_slots" in step or "noop" in step:
+            return "set_slots" if "set_slots" in step else "noop"
+        return "branch" if "next" in step else "step"
 
     def _emit(self, steps: list, follow: str | None) -> str:
         """Nodes and edges of a step list; after its last step the flow goes to `follow`
@@ -246,9 +293,38 @@ class _FlowBuilder:
             self._step(step, default)
         return self.node_of[id(steps[0])]
 
+    def _flow_properties(self) -> None:
+        """Import notes for the flow's properties an SOP has no place for."""
+        spec, flow = self.spec, self.flow_id
+        if spec.get("always_include_in_prompt"):
+            self.notes.append(f"flow '{flow}': always_include_in_prompt (Rasa always shows the "
+                              f"flow to its command generator) has no meaning in an SOP; dropped")
+        persisted = spec.get("persisted_slots")
+        if persisted:
+            names = ", ".join(map(str, persisted)) if isinstance(persisted, list) else persisted
+            self.notes.append(f"flow '{flow}': persisted_slots ({names}) keep their values after "
+                              f"the flow in Rasa; an SOP run ends with the flow, so nothing is "
+                              f"reset within it either (kept as this note)")
+        if spec.get("run_pattern_completed") is False:
+            self.notes.append(f"flow '{flow}': run_pattern_completed: false (Rasa does not ask "
+                              f"'anything else?' after it) is not part of the SOP; dropped")
+        unknown = sorted(str(k) for k in spec if k not in _FLOW_KEYS)
+        if unknown:
+            self.notes.append(f"flow '{flow}': {', '.join(unknown)} not imported (unknown to "
+                              f"this importer)")
+
+    def _unknown_keys(self, node_id: str, kind: str | None, step: dict) -> None:
+        unknown = sorted(str(k) for k in step if k not in _COMMON_KEYS | _STEP_KEYS[kind])
+        if unknown and kind is not None:
+            self.notes.append(f"step {node_id}: {', '.join(unknown)} not imported (not a key of "
+                              f"a Rasa {kind} step this importer knows)")
+
     def _step(self, step: dict, default: str | None) -> None:
         node_id = self.node_of[id(step)]
         kind = next((k for k in STEP_KINDS if k in step), None)
+        if kind is None and set(step) <= _COMMON_KEYS:
+            kind = "noop"  # a step with only `next` (or an id) branches like a noop
+        self._unknown_keys(node_id, kind, step)
         node = Node(id=node_id)
         self.nodes.append(node)  # before a collect's rejection nodes
         if kind == "collect":
@@ -256,7 +332,7 @@ class _FlowBuilder:
         elif kind == "action":
             self._action(node, str(step["action"]))
         elif kind == "set_slots":
-            self._set_slots(node, step["set_slots"])
+            self._set_slots(node, step["set_slots"], step.get("reset_after_flow_ends"))
         elif kind == "call":
             node.kind, node.subflow = "subflow", f"{step['call']}.sop.json"
             node.title, node.notes = f"Call {step['call']}", [f"rasa: call {step['call']}"]
@@ -281,10 +357,26 @@ class _FlowBuilder:
         node.instructions = str(step.get("description") or "")
         node.say = self.domain.responses.get(utter)
         node.notes = [f"rasa: collect {slot} {utter}"]
+        self._response(node, utter)
         if step.get("ask_before_filling"):
             node.notes.append("ask_before_filling: asked even when the slot is already filled")
+            self.notes.append(f"step {node.id}: ask_before_filling is not kept: Rasa asks even "
+                              f"when '{slot}' is filled, the SOP asks only for a value it does "
+                              f"not have (a note on the node says so)")
         if step.get("reset_after_flow_ends") is False:
             node.notes.append("reset_after_flow_ends: false (the slot keeps its value)")
+            self.notes.append(f"step {node.id}: reset_after_flow_ends: false ('{slot}' outlives "
+                              f"the flow in Rasa) kept as a node note; an SOP run ends with the "
+                              f"flow")
+        if step.get("force_slot_filling"):
+            self.notes.append(f"step {node.id}: force_slot_filling (Rasa ignores every other "
+                              f"command while asking) dropped; the SOP's agent stays at the "
+                              f"node until '{slot}' is given anyway")
+        if utter not in self.domain.responses and f"action_ask_{slot}" in self.domain.actions:
+            node.notes.append(f"rasa: asked by action_ask_{slot}")
+            self.notes.append(f"step {node.id}: Rasa asks with the custom action "
+                              f"action_ask_{slot}, which the SOP cannot run; the node asks "
+                              f"for '{slot}' in its own words")
         self.collected.setdefault(slot, self._variable(slot, str(step.get("description") or "")))
         for number, rejection in enumerate(step.get("rejections") or [], 1):
             self._rejection(node, slot, number, rejection)
@@ -307,6 +399,7 @@ class _FlowBuilder:
                       title=f"Reject {slot}", notes=[f"rasa: utter {rejection.get('utter', '')}"])
         utter = str(rejection.get("utter") or "")
         reject.say = self.domain.responses.get(utter, utter or f"That {slot} is not valid.")
+        self._response(reject, utter)
         self.nodes.append(reject)
         node.max_attempts = node.max_attempts or 3  # bounds the re-ask loop
         self._edge(node.id, reject.id, when)
@@ -318,6 +411,7 @@ class _FlowBuilder:
         if name.startswith("utter_"):
             node.say = self.domain.responses.get(name, name)
             node.notes = [f"rasa: utter {name}"]
+            self._response(node, name)
             if name not in self.domain.responses:
                 self.notes.append(f"{name}: no domain text (give --domain); the name is said")
         elif name in BUILTIN_ACTIONS:
@@ -333,9 +427,28 @@ class _FlowBuilder:
                 tool.parameters.setdefault("properties", {}).setdefault(
                     slot, {"type": self.collected[slot].type})
 
-    def _set_slots(self, node: Node, items) -> None:
+    def _response(self, node: Node, utter: str) -> None:
+        """The rest of a response beside its text: its buttons (a `rasa: buttons` note that the
+        e2e-test reader checks, and a line of instructions), and a note when Rasa would pick
+        among several variants (the node says the first)."""
+        buttons = self.domain.buttons.get(utter)
+        if buttons:
+            node.notes.append(f"rasa: buttons {utter} {json.dumps(buttons, ensure_ascii=False)}")
+            shown = ", ".join(b["title"] + (f" ({b['payload']})" if "payload" in b else "")
+                              for b in buttons)
+            node.instructions = f"{node.instructions}\nOffer the buttons: {shown}".strip()
+        count = self.domain.variants.get(utter, 1)
+        note = (f"{utter}: {count} response variants (Rasa picks one by its conditions or at "
+                f"random); step {node.id} says the first")
+        if count > 1 and note not in self.notes:
+            self.notes.append(note)
+
+    def _set_slots(self, node: Node, items, reset=None) -> None:
         pairs = items if isinstance(items, list) else [items]
         node.notes = ["rasa: set_slots"]
+        if reset is False:
+            self.notes.append(f"step {node.id}: reset_after_flow_ends: false (the slots outlive "
+                              f"the flow in Rasa) has no meaning in an SOP run; dropped")
         for pair in pairs:
             for name, value in (pair.items() if isinstance(pair, dict) else []):
                 node.set[str(name)] = quote(value)
@@ -383,8 +496,8 @@ class _FlowBuilder:
         when, ok = translate_condition(text)
         if not ok:
             node.notes.append(f"untranslated Rasa condition: {text}")
-            self.notes.append(f"step {node.id}: condition {text!r} kept as written (not in the "
-                              f"expression language; validation flags it)")
+            self.notes.append(f"step {node.id}: condition {quoted(str(text))} kept as written "
+                              f"(not in the expression language; validation flags it)")
         return when
 
     def _edge(self, source: str, target: str, when: str | None) -> None:
@@ -500,4 +613,18 @@ class _FlowBuilder:
         found = list(self.collected.values())
         found += [Variable(name=n, source="set", type=self._slot_type(n)[0])
                   for n in sorted(self.set_names - set(self.collected))]
+        for variable in found:
+            self._initial_value(variable)
         return found
+
+    def _initial_value(self, variable: Variable) -> None:
+        """A domain `initial_value` is what the slot holds until something sets it, which may
+        happen anywhere in the conversation (other flows, custom actions): the SOP keeps it in
+        the variable's description, and the note says so, rather than fixing the value."""
+        value = self.domain.slots.get(variable.name, {}).get("initial_value")
+        if value is None:
+            return
+        variable.description = f"{variable.description} (Rasa's initial value: {value!r})".strip()
+        self.notes.append(f"slot '{variable.name}' has the initial value {value!r} in the domain; "
+                          f"the SOP does not preset it (its source stays "
+                          f"'{variable.source}'; the value is in the variable's description)")

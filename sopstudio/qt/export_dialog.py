@@ -16,7 +16,9 @@ from .canvas import style
 
 SUFFIX = {"json": ".sop.json", "text": ".txt", "sop-text": ".sop.txt", "journeybench": ".json",
           "dot": ".dot", "mermaid": ".mmd", "toolspecs": ".json", "openai-tools": ".json",
-          "svg": ".svg", "png": ".png", "spa-prompt": ".txt", "dpa-prompts": ".json"}
+          "svg": ".svg", "png": ".png", "spa-prompt": ".txt", "dpa-prompts": ".json",
+          "react-prompt": ".txt", "sop-agent-prompts": ".json", "agent-s-prompts": ".json",
+          "marco-prompts": ".json"}
 
 
 class ExportDialog(QDialog):

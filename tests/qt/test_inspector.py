@@ -249,3 +249,33 @@ def test_node_ids_with_spaces_are_refused_inline(window, qtbot):
     qtbot.keyClick(binding.widget, Qt.Key_Return)
     assert window.session.sop.node("check.account-2") is not None
     assert window.inspector.stack.currentWidget() is form and form.ident == "check.account-2"
+
+
+def _node_form(window, node_id):
+    window.scene.select_ids([node_id], [])
+    form = window.inspector.form("node")
+    assert window.inspector.stack.currentWidget() is form
+    return form
+
+
+def test_a_subflow_node_takes_its_child_file_relative_to_the_sop(window, qtbot, tmp_path,
+                                                                 monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+    node_id = window.session.sop.nodes[1].id
+    form = _node_form(window, node_id)
+    assert not form.subflow_row.isVisibleTo(form)  # a task has no child file
+    form.bindings["kind"].widget.setCurrentText("subflow")
+    assert window.session.sop.node(node_id).kind == "subflow"
+    assert form.subflow_row.isVisibleTo(form)
+    child = tmp_path / "children" / "verify.sop.json"
+    child.parent.mkdir()
+    child.write_text("{}")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(child), ""))
+    assert form.browse_subflow()
+    assert window.session.sop.node(node_id).subflow == "children/verify.sop.json"
+    assert form.bindings["subflow"].widget.text() == "children/verify.sop.json"
+    window.session.undo_stack.undo()  # one undo entry per change: the file, then the kind
+    assert window.session.sop.node(node_id).subflow is None
+    window.session.undo_stack.undo()
+    assert window.session.sop.node(node_id).kind == "task"
+    assert not form.subflow_row.isVisibleTo(form)

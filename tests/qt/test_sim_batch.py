@@ -32,6 +32,19 @@ def test_coverage_action_waits_for_a_batch(qtbot, batch_window):
     assert not coverage.isEnabled() and not sim.overlay.coverage_visible
 
 
+def test_file_fields_are_enabled_only_for_their_source(qtbot, batch_window):
+    dialog = batch_window.simulation.open_batch()
+    enabled = lambda: {kind: [row.isEnabled() for row in rows]  # noqa: E731
+                       for kind, rows in dialog.source_fields.items()}
+    dialog.source.setCurrentIndex(dialog.source.findData("covering"))
+    assert enabled() == {"csv": [False, False], "rasa": [False]}
+    dialog.source.setCurrentIndex(dialog.source.findData("csv"))
+    assert enabled() == {"csv": [True, True], "rasa": [False]}
+    assert dialog.csv_path.isEnabled() and not dialog.rasa_path.isEnabled()
+    dialog.source.setCurrentIndex(dialog.source.findData("rasa"))
+    assert enabled() == {"csv": [False, False], "rasa": [True]}
+
+
 def test_csv_source_without_a_file_says_so(qtbot, batch_window):
     dialog = batch_window.simulation.open_batch()
     dialog.source.setCurrentIndex(dialog.source.findData("csv"))

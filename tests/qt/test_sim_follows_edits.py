@@ -47,7 +47,7 @@ def test_journey_list_and_counts_follow_edits_and_keep_the_selection(qtbot, dock
                     timeout=TIMEOUT)
     count, choices = journey_choices(dock.session.sop)
     assert listed(dock) == [c.journey for c in choices]
-    assert dock.choices_form.journey_label.text().startswith(f"Journey ({count} in all")
+    assert dock.choices_form.journey_label.text().startswith(f"{count} journeys in all")
     assert dock.choices_form.journey_label.text() != before
     assert dock.choices[dock.choices_form.journey_box.currentIndex()].journey == kept
     assert dock.choices_form.journey_box.count() == len(choices)

@@ -90,6 +90,9 @@ def test_stored_run_replays_from_the_runs_dock(qtbot, sim_window):
         sim.actions["run"].trigger()
     live = list(dock.events)
     assert sim.runs.runs.count() == 1
+    row = sim.runs.runs.item(0)
+    day, minute = row.text().split()[1:3]  # "#1  2026-11-22 18:15  scripted …"
+    assert len(day) == 10 and len(minute) == 5 and "agent scripted" in row.toolTip()
     sim.runs.runs.setCurrentRow(0)
     sim.runs.open_button.click()  # opens at its end: the whole run is on show at once
     qtbot.waitUntil(lambda: dock.events == live and dock.state == "finished", timeout=TIMEOUT)

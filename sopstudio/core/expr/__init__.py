@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from .errors import ExprError, ExprEvalError, ExprSyntaxError
+from .errors import ExprError, ExprEvalError, ExprSyntaxError, quoted, shorten
 from .functions import FUNCTIONS
 from .ast import ListExpr, Literal, walk
 from .interpreter import Expr
@@ -26,7 +26,7 @@ from .tokenizer import MAX_LENGTH
 __all__ = [
     "parse", "evaluate", "names_read", "is_else", "suggest", "literal_value",
     "Expr", "ExprError", "ExprSyntaxError", "ExprEvalError",
-    "FUNCTIONS", "MAX_LENGTH", "MAX_NESTING", "MAX_TREE_DEPTH",
+    "FUNCTIONS", "MAX_LENGTH", "MAX_NESTING", "MAX_TREE_DEPTH", "quoted", "shorten",
 ]
 
 

@@ -1,8 +1,38 @@
-"""Typed errors of the expression language, each with a 0-based position in the text."""
+"""Typed errors of the expression language, each with a 0-based position in the text, and the
+shortening of user text that error messages quote (a 5,000-digit number or a 20 KB condition is
+quoted as its head and tail around an ellipsis; positions always count in the original text)."""
 
 from __future__ import annotations
 
 from sopstudio.core.errors import SopStudioError
+
+QUOTE_LIMIT = 60      # characters of user text a message quotes at most
+EXCERPT_WIDTH = 40    # characters of context shown around an error's position
+MARK = "\u25b8"       # ▸ marks the error's position inside an excerpt
+
+
+def shorten(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` if it is short, else its head and tail joined by an ellipsis (``limit`` chars)."""
+    if len(text) <= limit:
+        return text
+    keep = max(limit - 1, 2)
+    head = (keep * 2 + 2) // 3
+    return f"{text[:head]}\u2026{text[len(text) - (keep - head):]}"
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` shortened and in single quotes, for a message."""
+    return f"'{shorten(text, limit)}'"
+
+
+def excerpt(text: str, position: int, width: int = EXCERPT_WIDTH) -> str:
+    """The ``width`` characters of ``text`` around ``position``, with ▸ at the position and an
+    ellipsis where text is cut: `…== 'abc' and ▸)…`. Newlines are shown as spaces."""
+    start = max(0, min(position - (width * 2) // 3, len(text) - width))
+    end = min(len(text), start + width)
+    window = text[start:position] + MARK + text[position:end]
+    window = window.replace("\n", " ").replace("\r", " ").replace("\t", " ")
+    return ("\u2026" if start > 0 else "") + window + ("\u2026" if end < len(text) else "")
 
 
 class ExprError(SopStudioError):
@@ -22,6 +52,14 @@ class ExprError(SopStudioError):
         if self.position is None:
             return self.message
         return f"column {self.position + 1}: {self.message}"
+
+    def described(self, width: int = EXCERPT_WIDTH) -> str:
+        """``str(self)``, plus an excerpt around the position when the text is too long to
+        find column N by eye (the column still counts in the whole text)."""
+        if self.position is None or len(self.text) <= width:
+            return str(self)
+        where = excerpt(self.text, self.position, width)
+        return f"column {self.position + 1} (at {where}): {self.message}"
 
     def locate(self, position: int | None, text: str) -> "ExprError":
         """Fill in where the error happened if a lower layer did not know."""

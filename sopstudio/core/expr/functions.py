@@ -19,7 +19,7 @@ from typing import Any, Callable, TypeGuard
 
 import re2
 
-from .errors import ExprEvalError
+from .errors import ExprEvalError, quoted, shorten
 
 log = logging.getLogger(__name__)
 
@@ -167,14 +167,21 @@ def pattern_problem(pattern: Any) -> str | None:
 @lru_cache(maxsize=512)
 def _compiled(pattern: str) -> Any:
     if len(pattern) > MAX_PATTERN_LENGTH:
-        raise ExprEvalError(f"matches() pattern too long (more than {MAX_PATTERN_LENGTH} characters)")
+        raise ExprEvalError(f"pattern too long (more than {MAX_PATTERN_LENGTH} characters)")
     try:
         return re2.compile(pattern, _RE2_OPTIONS)
     except re2.error as error:
         reason = error.args[0] if error.args else "not a valid pattern"
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
-        raise ExprEvalError(f"bad pattern {pattern!r} for matches(): {reason}") from None
+        # RE2's reason quotes the pattern's tail again: shortened too
+        raise ExprEvalError(f"bad pattern {quoted(pattern)}: {shorten(reason)}") from None
+
+
+def compiled_pattern(pattern: str) -> Any:
+    """The RE2 form of `pattern` (linear-time matching; ExprEvalError when it is not valid):
+    `matches()`, the JSON Schema `pattern` checks and Rasa e2e tests' `text_matches` share it."""
+    return _compiled(pattern)
 
 
 def _matches(text: Any, pattern: Any) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from . import ast as A
-from .errors import ExprError, ExprEvalError
+from .errors import ExprError, ExprEvalError, shorten
 from .functions import FUNCTIONS, contains, is_number, type_name, values_equal
 from .names import lookup_failure
 
@@ -50,7 +50,7 @@ class Expr:
         except Exception as exc:
             # Safety net: a foreign value in env misbehaved; callers only ever see ExprError.
             log.debug("evaluating %r raised", self.text, exc_info=True)
-            raise ExprEvalError(f"cannot evaluate: {exc}", None, self.text) from None
+            raise ExprEvalError(f"cannot evaluate: {shorten(str(exc))}", None, self.text) from None
 
     def names(self) -> set[str]:
         """Dotted names the expression reads, e.g. ``{'response.riskLevel', 'status'}``."""

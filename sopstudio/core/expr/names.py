@@ -7,7 +7,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .errors import ExprEvalError
+from .errors import ExprEvalError, quoted
 
 log = logging.getLogger(__name__)
 
@@ -46,5 +46,5 @@ def lookup_failure(env: Mapping[str, Any], path: tuple[str, ...], pos: int, text
     except Exception:
         log.debug("no name suggestion for %r", name, exc_info=True)
         hint = None
-    message = f"unknown name '{name}'" + (f" — did you mean '{hint}'?" if hint else "")
+    message = f"unknown name {quoted(name)}" + (f" — did you mean {quoted(hint)}?" if hint else "")
     return ExprEvalError(message, pos, text, name=name)

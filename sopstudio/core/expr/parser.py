@@ -12,7 +12,7 @@ Python recursion limit.
 from __future__ import annotations
 
 from . import ast as A
-from .errors import ExprSyntaxError
+from .errors import ExprSyntaxError, quoted, shorten
 from .functions import FUNCTIONS, pattern_problem
 from .tokenizer import Token, tokenize
 
@@ -51,9 +51,9 @@ def describe(token: Token) -> str:
     if token.kind == "end":
         return "end of expression"
     if token.kind in ("name", "bname"):
-        return f"name '{'.'.join(token.value)}'"
+        return f"name {quoted('.'.join(token.value))}"
     if token.kind == "num":
-        return f"number {token.value}"
+        return f"number {shorten(str(token.value))}"
     if token.kind == "str":
         return "string"
     return f"'{token.value}'"
@@ -173,7 +173,8 @@ class _Parser:
         name = ".".join(token.value)
         if name not in FUNCTIONS:
             known = ", ".join(sorted(FUNCTIONS))
-            raise ExprSyntaxError(f"unknown function '{name}' (known: {known})", token.pos, self.text)
+            raise ExprSyntaxError(f"unknown function {quoted(name)} (known: {known})", token.pos,
+                                  self.text)
         args = self.arguments(")", self.advance())
         low, high, _ = FUNCTIONS[name]
         if len(args) < low or (high is not None and len(args) > high):

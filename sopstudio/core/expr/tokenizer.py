@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .errors import ExprSyntaxError
+from .errors import ExprSyntaxError, quoted
 
 MAX_LENGTH = 10_000
 MAX_NUMBER_DIGITS = 100
@@ -81,7 +81,7 @@ def _number(text: str, i: int, tokens: list[Token]) -> int:
             raise _fail("expected digits after the decimal point", i + 1, text)
         i = _skip(text, i + 1, _DIGITS)
     if i < len(text) and text[i] in _IDENT_START:
-        raise _fail(f"invalid number '{text[start:i + 1]}'", start, text)
+        raise _fail(f"invalid number {quoted(text[start:i + 1])}", start, text)
     raw = text[start:i]
     if len(raw) > MAX_NUMBER_DIGITS:
         raise _fail(f"number too long (more than {MAX_NUMBER_DIGITS} digits)", start, text)
@@ -105,9 +105,10 @@ def _path(text: str, i: int) -> tuple[tuple[str, ...], int]:
         if not segment:
             raise _fail("expected a name after '.'", seg_start, text)
         if segment[0] in _DIGITS and not segment.isdigit():
-            raise _fail(f"invalid name segment '{segment}'", seg_start, text)
+            raise _fail(f"invalid name segment {quoted(segment)}", seg_start, text)
         if segment.startswith("__"):
-            raise _fail(f"names starting with '__' are not allowed ('{segment}')", seg_start, text)
+            raise _fail(f"names starting with '__' are not allowed ({quoted(segment)})", seg_start,
+                        text)
         segments.append(segment)
         if i < len(text) and text[i] == "." and i + 1 < len(text) and text[i + 1] in _IDENT_CHARS:
             i += 1

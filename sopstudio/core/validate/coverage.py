@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..expr import ExprError, is_else
+from ..expr import ExprError, is_else, shorten
 from ..model import Edge, Node, ToolOutput, Variable
 from .context import Context
 from .expressions import edge_key
@@ -97,11 +97,17 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
+def _listed(values: list[str], most: int = 8) -> str:
+    """Enum values for a message: each shortened, at most ``most`` of them and a count."""
+    shown = ", ".join(shorten(v, 40) for v in values[:most])
+    return shown + (f" and {len(values) - most} more" if len(values) > most else "")
+
+
 def _report_missing(ctx: Context, node: Node, name: str, accepted: dict[str, list[Edge]]) -> None:
     missing = [v for v, edges in accepted.items() if not edges]
     if missing:
         ctx.add("missing-default", f"node {node.id}: no edge is taken when {name} is "
-                f"{', '.join(missing)}; add a condition or an else edge", node=node.id,
+                f"{_listed(missing)}; add a condition or an else edge", node=node.id,
                 variable=name)
 
 
@@ -113,6 +119,6 @@ def _report_overlaps(ctx: Context, node: Node, name: str,
             pairs.setdefault((edges[0].id, later.id), []).append(value)
     for (first_id, later_id), values in pairs.items():
         ctx.add("overlapping-conditions", f"node {node.id}: edges {first_id} and {later_id} both "
-                f"hold when {name} is {', '.join(values)}; {later_id} is never taken for "
+                f"hold when {name} is {_listed(values)}; {later_id} is never taken for "
                 f"{'it' if len(values) == 1 else 'them'}", node=node.id, edge=later_id,
                 variable=name)

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from ..expr import suggest
+from ..expr import quoted, suggest
 from ..model import Node
 from .context import Context
 from .expressions import edge_key, node_key
@@ -149,12 +149,12 @@ class _Reader:
             return  # no expression there, or a bad one (already reported)
         for name in sorted(parsed.roots()):
             if not self.names.has(available, name):
-                self.ctx.add("undefined-variable", f"{what} reads '{name}'{self._why(name)}",
+                self.ctx.add("undefined-variable", f"{what} reads {quoted(name)}{self._why(name)}",
                              node=self.node.id, variable=name, **where)
 
     def unobtainable(self, tool: str, param: str) -> None:
         self.ctx.add("unobtainable-parameter", f"tool {tool} in node {self.node.id} needs "
-                     f"parameter '{param}'{self._why(param)}", node=self.node.id, tool=tool,
+                     f"parameter {quoted(param)}{self._why(param)}", node=self.node.id, tool=tool,
                      variable=param)
 
     def _why(self, name: str) -> str:
@@ -166,5 +166,5 @@ class _Reader:
             return ", which is declared but no ask, tool output or assignment sets it"
         guess = suggest(name, sorted(set(self.producers) | set(self.ctx.variables)))
         if guess:
-            return f" — did you mean '{guess}'?"
+            return f" — did you mean {quoted(guess)}?"
         return ", which no ask, tool output or assignment sets"

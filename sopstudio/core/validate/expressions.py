@@ -77,7 +77,7 @@ def _try_parse(text: str) -> tuple[str | None, Any]:
 
 
 def _describe(error: ExprError) -> str:
-    return str(error)  # "column N: message"
+    return error.described()  # "column N: message", with an excerpt when the text is long
 
 
 def _forbidden(root: Any) -> str | None:

@@ -11,6 +11,7 @@ from collections import Counter
 
 import networkx as nx
 
+from ..expr import shorten
 from .context import Context
 from .expressions import node_key
 
@@ -154,7 +155,7 @@ def check_counters(ctx: Context) -> None:
             bound = (f"only max_attempts ({node.max_attempts}) bounds it"
                      if node.max_attempts else "nothing bounds it")
             ctx.add("self-referencing-set",
-                    f"node {ident} sets {name} from itself ({name} = {text}) inside a loop: "
+                    f"node {ident} sets {name} from itself ({name} = {shorten(text)}) inside a loop: "
                     f"validation cannot prove the loop reaches its exit; {bound}, and "
                     f"generated scenarios may not follow every turn of the loop",
                     node=ident, variable=name)

@@ -1,8 +1,16 @@
-"""Agents behind one interface (see base.py). `make_agent` builds one by name.
+"""Agents behind one interface (see base.py). `make_agent` builds one by name (`AGENT_KINDS`).
 
-`scripted` is built in; `dpa` and `spa` (LLM agents over an OpenAI-compatible endpoint) live in
-agents/dpa.py and agents/spa.py, imported lazily so the offline engine never needs `openai`.
-They are constructed as ``DpaAgent(compiled, **options)`` / ``SpaAgent(compiled, **options)``.
+`scripted` (the offline oracle) is built in. The LLM agents, over an OpenAI-compatible endpoint,
+are imported lazily so the offline engine never needs `openai`: `dpa` (dpa.py), `spa` (spa.py),
+`sop-agent` (sop_agent.py), `react` (react.py), `agent-s` (agent_s.py) and `marco` (marco.py),
+each constructed as ``Class(compiled, client=..., settings=..., **options)``.
+
+Each LLM agent also says what it sends: `requests(ctx)` lists the model call(s) of the decision
+at `ctx` as `llm_common.Request`s (label, messages, functions, tool_choice), built by the code its
+`next_action` sends through, so the GUI's prompt pane (engine/session.py `prompt_text`) shows
+exactly what the model receives. The agents with function calls build their prompt export too:
+`prompt_bundle(sop)` in dpa.py, sop_agent.py, agent_s.py and marco.py (serialised by
+formats/prompts.py).
 """
 
 from __future__ import annotations

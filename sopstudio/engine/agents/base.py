@@ -1,10 +1,11 @@
-"""The agent interface: how any agent (scripted oracle, replay, LLM DPA/SPA) plugs into a run.
+"""The agent interface: how any agent (scripted oracle, replay, the LLM agents) plugs into a run.
 
 Protocol, one call per agent decision:
 
     action = agent.next_action(ctx)      # ctx: AgentContext for the current node
     # the orchestrator validates the action (built-in checks + guardrail checks), executes it,
     # records events and execution memory, then asks again, until the agent returns FINISH.
+    requests = agent.requests(ctx)       # LLM agents: the model call(s) next_action would make
 
 Actions (`Action.kind`):
 - ``say``     text to the user (``knowledge`` = the user question it answers, if any); with
@@ -140,6 +141,16 @@ class AgentContext:
         """OpenAI function-tool form of the allowed tools."""
         return [{"type": "function", "function": {"name": t.name, "description": t.description,
                                                   "parameters": t.parameters}} for t in self.tools]
+
+
+def blank_context(sop: SOP, node: Node) -> AgentContext:
+    """The context of a first decision at `node` with nothing known: what the prompt exports
+    build their (unguided, run-independent) function definitions from."""
+    by_name = {t.name: t for t in sop.tools}
+    return AgentContext(sop=sop, node=node, instructions="\n".join([node.instructions, *node.steps]).strip(),
+                        tools=[by_name[n] for n in node.tools if n in by_name], variables={},
+                        memory=[], transcript=[], visit=[], reflections=[],
+                        rng=random.Random(0))
 
 
 class Agent(Protocol):

@@ -15,8 +15,10 @@ A plain-text reply is a message to the user (``say``) and hands the turn to the 
 reflections arrive as messages (see llm_common.conversation). `DpaAgent.checks` lists the
 guardrails the orchestrator must install (`Orchestrator(..., checks=agent.checks)`).
 
-The system prompt is `engine.prompts.dpa_prompt` rendered with the known values: the template
-that `export --to dpa-prompts` writes.
+The system prompt is `engine.prompts.dpa_prompt` rendered with the known values. `requests(ctx)`
+is the one request of a decision (what `next_action` sends; sop-agent, agent-s and marco extend
+it), and `prompt_bundle(sop)` is what `export --to dpa-prompts` writes: per node the template,
+the node's tools and the control functions, as offered unguided.
 
 Guidance (`guidance="auto" | "strict" | "off"`, default from the client's settings, else auto):
 the orchestrator's `ctx.needs` (engine/guidance.py) says which moves are legal now; only those
@@ -34,10 +36,12 @@ from typing import Any, Mapping
 from .guardrails import GUARDRAILS
 from ..schema_check import schema_errors
 from ..guidance import ASK as NEED_ASK, CALL, FINISH as NEED_FINISH, HALT, MODES, SAY, Needs
-from ..prompts import dpa_prompt, render
-from .base import Action, AgentContext, finish, halt
-from .llm_common import (FunctionNames, ask_model, ask_values, build_client, conversation,
-                         function_tool, reply_action, tool_functions)
+from ..prompts import PLACEHOLDERS, dpa_prompt, ordered_nodes, render
+from ...core.index import SopIndex
+from ...core.model import SOP, Node
+from .base import Action, AgentContext, blank_context, finish, halt
+from .llm_common import (FunctionNames, Request, ask_values, build_client, conversation,
+                         function_tool, reply_action, send, tool_functions)
 
 ASK, FINISH, STOP = "ask_user", "finish_step", "stop_conversation"
 CONTROLS = (ASK, FINISH, STOP)
@@ -61,28 +65,41 @@ class DpaAgent:
         self.guidance = chosen
         self._degraded_noted = False
 
+    def requests(self, ctx: AgentContext) -> list[Request]:
+        """The model call(s) this agent would make at this decision, in order (the GUI's
+        prompt pane); `next_action` sends these very requests."""
+        return [self.decision_request(ctx)]
+
+    def decision_request(self, ctx: AgentContext) -> Request:
+        messages, functions, choice = request(ctx, self.guidance, function_names(ctx.sop))
+        return Request("DPA request (sent now)", messages, functions, choice)
+
     def next_action(self, ctx: AgentContext) -> Action:
-        names = FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
-        messages, functions, choice = request(ctx, self.guidance, names)
-        reply = ask_model(self.client, messages, functions, choice)
+        reply = send(self.client, self.decision_request(ctx))
         wanted = [v for v in ctx.node.ask if v not in ctx.variables]
         controls = {ASK: lambda a: ask_values(a, wanted),
                     FINISH: lambda a: finish(a.get("values") if "values" in a else None),
                     STOP: lambda a: halt("blocked" if a.get("reason") == "blocked" else "stopped",
                                          a.get("message") if isinstance(a.get("message"), str)
                                          else None)}
-        action = drop_unknown_parameters(reply_action(reply, names, controls), ctx)
+        action = reply_action(reply, function_names(ctx.sop), controls)
+        action = drop_unknown_parameters(action, ctx)
         if reply.note and not self._degraded_noted:
             self._degraded_noted = True
             action.note = reply.note
         return action
 
 
+def function_names(sop: SOP) -> FunctionNames:
+    """The model's names of the SOP's tools, kept apart from the control functions."""
+    return FunctionNames([t.name for t in sop.tools], list(CONTROLS))
+
+
 def request(ctx: AgentContext, guidance: str,
             names: FunctionNames | None = None) -> tuple[list[dict], list[dict], Any]:
     """What the DPA sends at this turn: messages, the functions offered, the tool_choice (the
     GUI's prompt pane shows exactly this)."""
-    names = names or FunctionNames([t.name for t in ctx.sop.tools], list(CONTROLS))
+    names = names or function_names(ctx.sop)
     messages = [{"role": "system", "content": node_prompt(ctx)}, *conversation(ctx, names)]
     guided = guidance != "off" and ctx.needs is not None
     functions = tool_functions(ctx.tools, names) + control_functions(ctx, guided)
@@ -213,3 +230,24 @@ def control_functions(ctx: AgentContext, guided: bool = False) -> list[dict]:
             "properties": {"reason": {"type": "string", "enum": ["blocked", "user_request"]},
                            "message": {"type": "string"}}}),
     ]
+
+
+# -- the dpa-prompts export --------------------------------------------------------------------
+def node_entry(sop: SOP, index: SopIndex, node: Node) -> dict:
+    """One node of a prompt bundle: its prompt template, the SOP tools and the control
+    functions the DPA offers there unguided (as sent), and its transitions."""
+    ctx = blank_context(sop, node)
+    return {"id": node.id, "title": node.title, "kind": node.kind,
+            "prompt": dpa_prompt(sop, node),
+            "tools": tool_functions(ctx.tools, function_names(sop)),
+            "controls": control_functions(ctx),
+            "transitions": [{"edge": e.id, "target": e.target, "when": e.when, "on": e.on}
+                            for e in index.out_edges(node.id)]}
+
+
+def prompt_bundle(sop: SOP, agent: str = "dpa") -> dict:
+    """`export --to dpa-prompts`: every node's prompt template and functions."""
+    index = SopIndex(sop)
+    return {"sop": sop.id, "title": sop.title, "agent": agent, "start": sop.start,
+            "placeholders": dict(PLACEHOLDERS),
+            "nodes": [node_entry(sop, index, node) for node in ordered_nodes(sop, index)]}

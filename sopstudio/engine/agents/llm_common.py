@@ -1,4 +1,8 @@
-"""What the LLM agents (DPA, SPA) share: function names, chat messages, reading replies.
+"""What the LLM agents share: their requests, function names, chat messages, reading replies.
+
+- `Request`: one model call an agent makes at a decision (label, messages, functions,
+  tool_choice). Every LLM agent's `requests(ctx)` lists the calls it would make now and its
+  `next_action` sends those same objects (`send`), so the GUI's prompt pane shows what is sent.
 
 - `FunctionNames`: SOP tool names made safe for the function-calling API (`^[A-Za-z0-9_-]{1,64}$`)
   and kept apart from our control functions; maps both ways. Every SOP tool is mapped, so a
@@ -19,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..llm_client import LLMError, ModelReply
@@ -29,6 +34,21 @@ GUARDRAIL_PREFIX = "[GUARDRAILS] "
 START_MESSAGE = "[The customer has just connected.]"
 
 Control = Callable[[dict], Action]
+
+
+@dataclass(frozen=True)
+class Request:
+    """One model call: what is sent (messages, functions, tool_choice) and, for a reader of the
+    preview, when it is sent (`label`)."""
+    label: str
+    messages: list[dict]
+    functions: list[dict] = field(default_factory=list)
+    tool_choice: Any = None
+
+
+def send(client: Any, request: Request) -> ModelReply:
+    """Send one request (see `ask_model` for how failures surface)."""
+    return ask_model(client, request.messages, request.functions, request.tool_choice)
 
 
 class FunctionNames:

@@ -13,6 +13,10 @@ with several branches finishes and exactly one branch leads into the chosen sub-
 finish carries it as the agent's branch: the orchestrator follows it and reports what the
 conditions say (as for sop-agent).
 
+`requests(ctx)` shows the `classify_intent` request while it is due (not yet classified, the
+customer has spoken), then the DPA request; `prompt_bundle(sop)` (`export --to marco-prompts`)
+holds the intent prompt, `classify_intent` and the entry points, then the DPA bundle's nodes.
+
 Deviations: MARCO's RAG for informational intents is the SOP's knowledge answers (the
 orchestrator's knowledge lookup); its multi-agent hierarchy is one DPA per sub-procedure node
 rather than separately prompted agents; the intent is classified once, not at every turn.
@@ -21,15 +25,17 @@ rather than separately prompted agents; the intent is classified once, not at ev
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from typing import Any
 
 from ...core.model import SOP
 from ..prompts import INTENT_FUNCTION, OUT_OF_DOMAIN, marco_intent_prompt
 from .base import Action, AgentContext, halt
-from .dpa import DpaAgent
-from .llm_common import ask_model, function_tool
+from .dpa import DpaAgent, prompt_bundle as dpa_bundle
+from .llm_common import Request, function_tool, send
 
 SEPARATOR = "/"
+INTENT_LABEL = "classify_intent request (sent first: the intent is not classified yet)"
 
 
 class MarcoAgent(DpaAgent):
@@ -40,9 +46,19 @@ class MarcoAgent(DpaAgent):
         super().__init__(compiled, client, settings, **options)
         self.intent: str | None = None
 
+    def requests(self, ctx: AgentContext) -> list[Request]:
+        """The intent request while the intent is not classified and the customer has spoken,
+        then the DPA request (not sent when the intent is out of domain)."""
+        entries = entry_points(ctx.sop)
+        if not self._classifies(ctx, entries):
+            return [self.decision_request(ctx)]
+        then = replace(self.decision_request(ctx),
+                       label="DPA request (sent next, unless the intent is out of domain)")
+        return [intent_request(ctx, entries, INTENT_LABEL), then]
+
     def next_action(self, ctx: AgentContext) -> Action:
         entries = entry_points(ctx.sop)
-        if self.intent is None and len(entries) > 1 and _customer_spoke(ctx):
+        if self._classifies(ctx, entries):
             self.intent = self.classify(ctx, entries)
             if self.intent == OUT_OF_DOMAIN:
                 return halt("out-of-domain", "Sorry, I cannot help with that request here.")
@@ -51,21 +67,51 @@ class MarcoAgent(DpaAgent):
             action.branch = route(ctx.sop, ctx.node.id, entries, self.intent)
         return action
 
+    def _classifies(self, ctx: AgentContext, entries: list) -> bool:
+        """Whether this decision starts with the intent call."""
+        return self.intent is None and len(entries) > 1 and _customer_spoke(ctx)
+
     def classify(self, ctx: AgentContext, entries: list[tuple[str, str, set[str]]]) -> str:
-        pairs = [(entry, text) for entry, text, _ in entries]
-        function = function_tool(INTENT_FUNCTION, "The sub-procedure for this request.", {
-            "type": "object", "required": ["intent"], "properties": {"intent": {
-                "type": "string", "enum": [e for e, _ in pairs] + [OUT_OF_DOMAIN]}}})
-        messages = [{"role": "system", "content": marco_intent_prompt(ctx.sop, pairs)},
-                    *({"role": "assistant" if t["role"] == "agent" else "user",
-                       "content": t.get("text") or ""} for t in ctx.transcript)]
-        choice = {"type": "function", "function": {"name": INTENT_FUNCTION}}
-        reply = ask_model(self.client, messages, [function], choice)
+        reply = send(self.client, intent_request(ctx, entries, INTENT_LABEL))
         call = next((c for c in reply.tool_calls if c.name == INTENT_FUNCTION), None)
         parsed = call.parsed()[0] if call is not None else None
         intent = parsed.get("intent") if isinstance(parsed, dict) else None
-        known = {e for e, _ in pairs} | {OUT_OF_DOMAIN}
+        known = {e for e, _, _ in entries} | {OUT_OF_DOMAIN}
         return intent if intent in known else ""  # unusable: no routing, the DPA goes on
+
+
+def intent_function(entries: list[tuple[str, str, set[str]]]) -> dict:
+    """`classify_intent`: an enum of the entry ids plus out of domain."""
+    return function_tool(INTENT_FUNCTION, "The sub-procedure for this request.", {
+        "type": "object", "required": ["intent"], "properties": {"intent": {
+            "type": "string", "enum": [e for e, _, _ in entries] + [OUT_OF_DOMAIN]}}})
+
+
+def intent_request(ctx: AgentContext, entries: list[tuple[str, str, set[str]]],
+                   label: str) -> Request:
+    """The intent call: the classifier prompt, the conversation as plain text, the function
+    named in tool_choice."""
+    pairs = [(entry, text) for entry, text, _ in entries]
+    messages = [{"role": "system", "content": marco_intent_prompt(ctx.sop, pairs)},
+                *({"role": "assistant" if t["role"] == "agent" else "user",
+                   "content": t.get("text") or ""} for t in ctx.transcript)]
+    return Request(label, messages, [intent_function(entries)],
+                   {"type": "function", "function": {"name": INTENT_FUNCTION}})
+
+
+def prompt_bundle(sop: SOP) -> dict:
+    """`export --to marco-prompts`: the intent prompt (no placeholder), `classify_intent` and
+    the entry points, then the DPA bundle's per-node prompts and functions."""
+    entries = entry_points(sop)
+    bundle = dpa_bundle(sop, "marco")
+    intent = {"prompt": marco_intent_prompt(sop, [(e, text) for e, text, _ in entries]),
+              "function": intent_function(entries),
+              "entry_points": [{"id": e, "description": text, "nodes": sorted(nodes)}
+                               for e, text, nodes in entries],
+              "sent": "once, after the customer's first message" if len(entries) > 1 else
+                      "never: the SOP has fewer than two entry points"}
+    return {**{k: v for k, v in bundle.items() if k != "nodes"}, "intent": intent,
+            "nodes": bundle["nodes"]}
 
 
 def _customer_spoke(ctx: AgentContext) -> bool:

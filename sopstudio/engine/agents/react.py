@@ -5,7 +5,9 @@ No function calling: the model writes text. `parse_react` reads the last `Action
 `Action Input:` JSON object: a tool name becomes a tool call, `ask_user` an ask, `finish` the end
 of the procedure (`end_section`), `stop` a halt; a reply with no Action (or a `Final Answer:`) is
 a message to the customer that hands the turn over. Results come back as `Observation: <json>`
-user messages; guardrail reflections as `[GUARDRAILS]` messages.
+user messages; guardrail reflections as `[GUARDRAILS]` messages. `requests(ctx)` is the one
+request of a decision (no functions), the one `next_action` sends; `export --to react-prompt`
+writes its template.
 
 Like SPA the agent is static (the prompt is the whole SOP, every tool is named): the
 orchestrator tracks where the run is in the SOP and its door refuses, without executing, any
@@ -24,7 +26,7 @@ from typing import Any
 
 from ..prompts import react_prompt, render
 from .base import Action, AgentContext, AgentError, call, halt, say
-from .llm_common import GUARDRAIL_PREFIX, START_MESSAGE, ask_model
+from .llm_common import GUARDRAIL_PREFIX, START_MESSAGE, Request, send
 
 _ACTION = re.compile(r"^\s*Action\s*:\s*(.+?)\s*$", re.MULTILINE)
 _INPUT = re.compile(r"Action\s+Input\s*:\s*", re.IGNORECASE)
@@ -43,12 +45,17 @@ class ReactAgent:
         self.client = build_client(client, settings, **options)
         self._prompts: dict[str, str] = {}
 
-    def next_action(self, ctx: AgentContext) -> Action:
+    def requests(self, ctx: AgentContext) -> list[Request]:
+        """The one model call of this decision (the GUI's prompt pane); `next_action` sends
+        it."""
         prompt = self._prompts.get(ctx.sop.id) or self._prompts.setdefault(
             ctx.sop.id, react_prompt(ctx.sop))
         messages = [{"role": "system", "content": render(prompt, ctx.variables)},
                     *scratchpad(ctx)]
-        reply = ask_model(self.client, messages, [])
+        return [Request("ReAct request (sent now; text protocol, no functions)", messages)]
+
+    def next_action(self, ctx: AgentContext) -> Action:
+        reply = send(self.client, self.requests(ctx)[0])
         action = parse_react(reply.text or "")
         action.raw = reply.to_dict()
         return action

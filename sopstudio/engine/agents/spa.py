@@ -9,6 +9,7 @@ ungrounded or schema-breaking arguments) are measured afterwards by `engine.audi
 
 Control functions: ``ask_user``, ``finish_conversation(end_section)`` (where it believes the
 procedure ended) and ``stop_conversation``; a plain-text reply is a message to the user.
+`requests(ctx)` is the one request of a decision, the one `next_action` sends.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from typing import Any
 from ...core.model import SOP
 from ..prompts import render, spa_prompt
 from .base import Action, AgentContext, halt
-from .llm_common import (FunctionNames, ask_model, ask_values, build_client, conversation,
-                         function_tool, reply_action, tool_functions)
+from .llm_common import (FunctionNames, Request, ask_values, build_client, conversation,
+                         function_tool, reply_action, send, tool_functions)
 
 ASK, FINISH, STOP = "ask_user", "finish_conversation", "stop_conversation"
 
@@ -35,25 +36,33 @@ class SpaAgent:
         self.client = build_client(client, settings, **options)
         self._prompts: dict[str, str] = {}  # per SOP id: the prompt is static, build it once
 
-    def next_action(self, ctx: AgentContext) -> Action:
-        names = FunctionNames([t.name for t in ctx.sop.tools], [ASK, FINISH, STOP])
+    def requests(self, ctx: AgentContext) -> list[Request]:
+        """The one model call of this decision (the GUI's prompt pane); `next_action` sends
+        it."""
         prompt = self._prompts.get(ctx.sop.id) or self._prompts.setdefault(
             ctx.sop.id, static_prompt(ctx.sop))
-        messages, functions = request(ctx, names, prompt)
-        reply = ask_model(self.client, messages, functions)
+        messages, functions = request(ctx, function_names(ctx.sop), prompt)
+        return [Request("SPA request (sent now)", messages, functions)]
+
+    def next_action(self, ctx: AgentContext) -> Action:
+        reply = send(self.client, self.requests(ctx)[0])
         controls = {ASK: lambda a: ask_values(a, []),
                     FINISH: lambda a: Action("finish", end_node=str(a.get("end_section") or "")),
                     STOP: lambda a: halt("blocked" if a.get("reason") == "blocked" else "stopped",
                                          a.get("message") if isinstance(a.get("message"), str)
                                          else None)}
-        return reply_action(reply, names, controls)
+        return reply_action(reply, function_names(ctx.sop), controls)
+
+
+def function_names(sop: SOP) -> FunctionNames:
+    return FunctionNames([t.name for t in sop.tools], [ASK, FINISH, STOP])
 
 
 def request(ctx: AgentContext, names: FunctionNames | None = None,
             prompt: str | None = None) -> tuple[list[dict], list[dict]]:
     """What the SPA sends at this turn: its one prompt rendered with the known values, the
     conversation, every SOP tool and its control functions (the GUI's prompt pane shows it)."""
-    names = names or FunctionNames([t.name for t in ctx.sop.tools], [ASK, FINISH, STOP])
+    names = names or function_names(ctx.sop)
     system = render(prompt or static_prompt(ctx.sop), ctx.variables)
     messages = [{"role": "system", "content": system}, *conversation(ctx, names)]
     return messages, tool_functions(list(ctx.tools), names) + control_functions(ctx.sop)

@@ -1,89 +1,98 @@
-"""Toolbar icons: the canvas's own shapes (task, decision, end) painted in its colours, and the
-platform's standard icons for the rest (Qt ships them, so nothing is looked up on disk)."""
+"""Toolbar icons: SVG files shipped in the package (sopstudio/resources/icons), the same on every
+platform, drawn in the canvas's own colours so a task icon looks like a task node.
+
+The files are written in the light theme's colours. Each icon is painted when the toolbar asks
+for it, with the colours of the theme in use at that moment (the canvas's light colours are
+swapped for their dark counterparts, see style.py): switching the theme recolours the icons on
+the next repaint, and nothing else has to remember to refresh them.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap, QPolygonF
-from PySide6.QtWidgets import QApplication, QStyle
+from functools import lru_cache
+from importlib import resources
+
+from PySide6.QtCore import QByteArray, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QIcon, QIconEngine, QPainter, QPixmap
+from PySide6.QtSvg import QSvgRenderer
 
 from . import style
 
-SIZE = 32
-STANDARD = {"new": QStyle.SP_FileIcon, "open": QStyle.SP_DialogOpenButton,
-            "save": QStyle.SP_DialogSaveButton, "undo": QStyle.SP_ArrowBack,
-            "redo": QStyle.SP_ArrowForward, "layout": QStyle.SP_BrowserReload,
-            "find": QStyle.SP_FileDialogContentsView}
+FOLDER = "resources/icons"
+# action name -> icon file (without .svg)
+FILES = {"new": "new", "open": "open", "save": "save", "undo": "undo", "redo": "redo",
+         "layout": "layout", "find": "find", "add_task": "task", "add_decision": "decision",
+         "add_end": "end", "fit": "fit", "zoom_in": "zoom_in", "zoom_out": "zoom_out"}
+DISABLED_OPACITY = 0.35
 
 
 def icon(name: str) -> QIcon | None:
-    """The icon of the action called `name`, or None."""
-    if name in STANDARD:
-        return QApplication.style().standardIcon(STANDARD[name])
-    painter_of = {"add_task": _task, "add_decision": _decision, "add_end": _end,
-                  "fit": _fit, "zoom_in": _zoom_in, "zoom_out": _zoom_out}.get(name)
-    if painter_of is None:
+    """The icon of the action called `name`, or None when it has none."""
+    if name not in FILES:
         return None
-    pixmap = QPixmap(SIZE, SIZE)
-    pixmap.fill(Qt.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.Antialiasing)
-    painter_of(painter)
-    painter.end()
-    return QIcon(pixmap)
+    return QIcon(_ThemedSvgEngine(svg_text(FILES[name])))
 
 
-def _task(p: QPainter) -> None:
-    p.setPen(QPen(style.LIGHT["TASK_BORDER"], 2))
-    p.setBrush(style.LIGHT["TASK_FILL"])
-    p.drawRoundedRect(QRectF(3, 8, 26, 16), 4, 4)
-    _plus(p)
+@lru_cache(maxsize=None)
+def svg_text(stem: str) -> str:
+    """The SVG source of an icon, read from the installed package's data."""
+    return (resources.files("sopstudio") / FOLDER / f"{stem}.svg").read_text(encoding="utf-8")
 
 
-def _decision(p: QPainter) -> None:
-    p.setPen(QPen(style.LIGHT["DECISION_BORDER"], 2))
-    p.setBrush(style.LIGHT["DECISION_FILL"])
-    p.drawPolygon(QPolygonF([QPointF(16, 3), QPointF(29, 16), QPointF(16, 29), QPointF(3, 16)]))
-    _plus(p)
+def dark_colours() -> dict[str, str]:
+    """Light colour -> dark colour, for every canvas colour the icons use."""
+    pairs = {style.LIGHT[name].name(): style.DARK[name].name() for name in style.DARK}
+    (light_fills, light_default), (dark_fills, dark_default) = (style.LIGHT_OUTCOMES,
+                                                                style.DARK_OUTCOMES)
+    for (_, light), (_, dark) in zip(light_fills, dark_fills):
+        pairs[light.name()] = dark.name()
+    pairs[light_default.name()] = dark_default.name()
+    return pairs
 
 
-def _end(p: QPainter) -> None:
-    p.setPen(QPen(QColor("#555555"), 2))
-    p.setBrush(QColor("#dff3e3"))
-    p.drawRoundedRect(QRectF(3, 10, 26, 12), 6, 6)
-    _plus(p)
+def themed(svg: str, dark: bool) -> str:
+    """The SVG in the light or the dark theme's colours."""
+    if not dark:
+        return svg
+    for light, colour in dark_colours().items():
+        svg = svg.replace(light, colour)
+    return svg
 
 
-def _plus(p: QPainter) -> None:
-    p.setPen(QPen(QColor("#2e9d4f"), 3))
-    p.drawLine(QPointF(24, 22), QPointF(24, 31))
-    p.drawLine(QPointF(19.5, 26.5), QPointF(28.5, 26.5))
+def dark_theme() -> bool:
+    """Whether the canvas (and so the window) is dark now."""
+    return style.BACKGROUND.lightness() < 128
 
 
-def _fit(p: QPainter) -> None:
-    p.setPen(QPen(QColor("#4a76a8"), 2.5))
-    for x, y, dx, dy in ((3, 3, 1, 1), (29, 3, -1, 1), (3, 29, 1, -1), (29, 29, -1, -1)):
-        p.drawLine(QPointF(x, y), QPointF(x + 8 * dx, y))
-        p.drawLine(QPointF(x, y), QPointF(x, y + 8 * dy))
-    p.setBrush(QColor("#eef4fb"))
-    p.drawRoundedRect(QRectF(10, 11, 12, 10), 2, 2)
+class _ThemedSvgEngine(QIconEngine):
+    """Renders one SVG at any size, in the current theme's colours, greyed when disabled."""
 
+    def __init__(self, svg: str) -> None:
+        super().__init__()
+        self.svg = svg
+        self._renderers: dict[bool, QSvgRenderer] = {}
 
-def _lens(p: QPainter) -> None:
-    p.setPen(QPen(QColor("#56606b"), 2.5))
-    p.setBrush(Qt.NoBrush)
-    p.drawEllipse(QRectF(3, 3, 18, 18))
-    p.setPen(QPen(QColor("#56606b"), 4, Qt.SolidLine, Qt.RoundCap))
-    p.drawLine(QPointF(19, 19), QPointF(28, 28))
-    p.setPen(QPen(QColor("#56606b"), 2.5))
+    def _renderer(self) -> QSvgRenderer:
+        dark = dark_theme()
+        if dark not in self._renderers:
+            self._renderers[dark] = QSvgRenderer(QByteArray(themed(self.svg, dark).encode()))
+        return self._renderers[dark]
 
+    def paint(self, painter: QPainter, rect: QRect, mode: QIcon.Mode, state: QIcon.State) -> None:
+        painter.save()
+        painter.setRenderHint(QPainter.Antialiasing)
+        if mode == QIcon.Disabled:
+            painter.setOpacity(DISABLED_OPACITY)
+        self._renderer().render(painter, QRectF(rect))
+        painter.restore()
 
-def _zoom_in(p: QPainter) -> None:
-    _lens(p)
-    p.drawLine(QPointF(8, 12), QPointF(16, 12))
-    p.drawLine(QPointF(12, 8), QPointF(12, 16))
+    def pixmap(self, size: QSize, mode: QIcon.Mode, state: QIcon.State) -> QPixmap:
+        pixmap = QPixmap(size)
+        pixmap.fill(Qt.transparent)
+        painter = QPainter(pixmap)
+        self.paint(painter, QRect(0, 0, size.width(), size.height()), mode, state)
+        painter.end()
+        return pixmap
 
-
-def _zoom_out(p: QPainter) -> None:
-    _lens(p)
-    p.drawLine(QPointF(8, 12), QPointF(16, 12))
+    def clone(self) -> QIconEngine:
+        return _ThemedSvgEngine(self.svg)

@@ -4,11 +4,15 @@ entries: data_forms.py). Each field is a Binding."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 from pydantic import ValidationError
 
-from PySide6.QtWidgets import (QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
-                               QPushButton, QSpinBox, QTabWidget, QWidget)
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel,
+                               QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QTabWidget,
+                               QWidget)
 
 from ...core.edits_refactor import RenameSop, RenameTool, SetTitle
 from ...core import expr
@@ -103,6 +107,7 @@ class NodeForm(Form):
         self.add("Id", "id", QLineEdit(), parse=f.identifier, on_finish=True)
         self.add("Title", "title", QLineEdit())
         self.add("Kind", "kind", combo("task", "end", "subflow"))
+        self.subflow_row = self._subflow_field()
         self.add("Instructions", "instructions", text_box(90))
         self.add("Steps (one a line)", "steps", text_box(70), parse=f.line_list,
                  show=f.show_line_list)
@@ -126,9 +131,40 @@ class NodeForm(Form):
         self.add("Outcome (end)", "outcome", QLineEdit(), parse=f.optional_text)
 
 
+    def _subflow_field(self) -> QWidget:
+        """The child file of a subflow node (shown for that kind only): typed, or chosen with
+        Browse…, and kept relative to this SOP's file as DESIGN §2 writes it."""
+        edit = QLineEdit()
+        edit.setPlaceholderText("child .sop.json, relative to this file")
+        binding = f.Binding(self, "subflow", edit, parse=f.optional_text, on_finish=True)
+        self.bindings["subflow"] = binding
+        browse = QPushButton("Browse…")
+        browse.setToolTip("Choose the sub-SOP's file")
+        browse.clicked.connect(self.browse_subflow)
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(binding.row(), 1)
+        line.addWidget(browse, 0, Qt.AlignTop)
+        self.layout_.addRow("Sub-SOP file", row)
+        return row
+
+    def browse_subflow(self) -> bool:
+        here = self.session.document.path
+        folder = str(Path(here).parent) if here else ""
+        chosen, _ = QFileDialog.getOpenFileName(self, "Sub-SOP file", folder,
+                                                "SOP files (*.sop.json *.json);;All files (*)")
+        if not chosen:
+            return False
+        value = os.path.relpath(chosen, folder) if here else chosen  # unsaved: absolute
+        binding = self.bindings["subflow"]
+        binding.widget.setText(Path(value).as_posix())
+        return binding.commit()
+
     def load(self, ident=None) -> bool:
         if not super().load(ident):
             return False
+        self.layout_.setRowVisible(self.subflow_row, self.target().kind == "subflow")
         missing = self.undeclared()
         self.declare.setText(f"Declare variable{'s' if len(missing) > 1 else ''} "
                              f"{', '.join(missing)}")

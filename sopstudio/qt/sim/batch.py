@@ -16,14 +16,17 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout,
                                QHBoxLayout, QLabel, QLineEdit, QMessageBox, QProgressBar,
                                QPushButton, QSpinBox, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout)
+                               QVBoxLayout, QWidget)
 
-from ...core.subflows import SubflowError, expand_file
+from ...core.subflows import SubflowError
 from ...engine.agents import AGENT_KINDS
 from ...engine.comparison import comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
+from ...engine.render import path_label
+from ...engine.session import agent_extras
 from .batch_job import BatchJob, BatchRequest, stream_scenarios
 from .settings import load_profiles
+from .subsops import children_text, children_tooltip, runnable
 
 SOURCES = (("covering", "Edge-covering journeys"), ("all", "All journeys (up to 500)"),
            ("sample", "Balanced sample of N scenarios"), ("csv", "Imported CSV test set"),
@@ -49,6 +52,7 @@ class BatchDialog(QDialog):
         self.scenario_source = stream_scenarios  # what a batch runs (tests gate it)
         self.job: BatchJob | None = None
         self.result = None
+        self.children = ""    # which sub-SOP files the batch inlined (as saved)
         self.rows: list = []  # RunResults in table order
         self.started_at = 0.0
         self._ended = False   # the job has finished (its last rows may still be coming)
@@ -86,18 +90,28 @@ class BatchDialog(QDialog):
         self.workers.setValue(4)
         form = QFormLayout()
         form.addRow("Scenarios from", self.source)
-        form.addRow("Sample size N", self.sample)
         self.sample_help = QLabel(SAMPLE_HELP)
         self.sample_help.setWordWrap(True)
         self.sample_help.setStyleSheet("color: #5c6b7a; font-size: small")
         self.sample.setToolTip(SAMPLE_HELP)
-        form.addRow("", self.sample_help)
+        # N and its help on one row: a wrapped label on a row of its own left a tall gap.
+        sample_row = QHBoxLayout()
+        sample_row.addWidget(self.sample)
+        sample_row.addWidget(self.sample_help, 1)
+        form.addRow("Sample size N", sample_row)
         form.addRow("Types", types)
-        form.addRow("CSV test set", self._browse_row(self.csv_path, "CSV (*.csv)"))
-        form.addRow("Column mapping", self._browse_row(self.mapping_path, "JSON (*.json)"))
         self.rasa_path = QLineEdit()
         self.rasa_path.setPlaceholderText("a Rasa e2e tests .yml file (test_cases:)")
-        form.addRow("Rasa e2e tests", self._browse_row(self.rasa_path, "YAML (*.yml *.yaml)"))
+        # the file fields of each source, enabled only while that source is chosen
+        self.source_fields = {
+            "csv": [self._browse_row(self.csv_path, "CSV (*.csv)"),
+                    self._browse_row(self.mapping_path, "JSON (*.json)")],
+            "rasa": [self._browse_row(self.rasa_path, "YAML (*.yml *.yaml)")]}
+        form.addRow("CSV test set", self.source_fields["csv"][0])
+        form.addRow("Column mapping", self.source_fields["csv"][1])
+        form.addRow("Rasa e2e tests", self.source_fields["rasa"][0])
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self._source_changed()
         agent_row = QHBoxLayout()
         agent_row.addWidget(self.agent)
         agent_row.addWidget(self.profile, 1)
@@ -130,6 +144,15 @@ class BatchDialog(QDialog):
         self.rasa_label.hide()
         self.rasa_cases.hide()
 
+    def _source_changed(self) -> None:
+        """N only counts for the balanced sample, the file fields only for their source: the
+        others are off while another source is chosen."""
+        source = self.source.currentData()
+        self.sample.setEnabled(source == "sample")
+        for kind, rows in self.source_fields.items():
+            for row in rows:
+                row.setEnabled(source == kind)
+
     def compared(self) -> tuple:
         """The agents ticked for a comparison (two or more), else none."""
         ticked = tuple(kind for kind, box in self.compare_boxes.items() if box.isChecked())
@@ -142,13 +165,15 @@ class BatchDialog(QDialog):
         kinds = compared or (self.agent.currentText(),)
         self.profile.setEnabled(any(kind != "scripted" for kind in kinds))
 
-    def _browse_row(self, field: QLineEdit, pattern: str) -> QHBoxLayout:
+    def _browse_row(self, field: QLineEdit, pattern: str) -> QWidget:
         button = QPushButton("Browse…")
         button.clicked.connect(lambda: field.setText(
             QFileDialog.getOpenFileName(self, "Choose a file", "", pattern)[0] or field.text()))
-        row = QHBoxLayout()
-        row.addWidget(field, 1)
-        row.addWidget(button)
+        row = QWidget()
+        line = QHBoxLayout(row)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(field, 1)
+        line.addWidget(button)
         return row
 
     def _run_row(self):
@@ -216,11 +241,15 @@ class BatchDialog(QDialog):
             self.eta.setText(f"Cannot start: {problem}")
             return False
         try:  # its sub-SOPs inlined, as the CLI runs it
-            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+            sop, children = runnable(self.session.sop.model_copy(deep=True),
+                                     self.session.document.path)
         except SubflowError as problem:
             self.eta.setText(f"Cannot start: {problem}")
             return False
         self._clear()
+        self.children = children_text(children, self.session.document.path)
+        self.eta.setToolTip(children_tooltip(children))
+        request.extras = request.extras or self._agent_extras(request)
         self.job = BatchJob(sop, request, self.store_link,
                             self.scenario_source, self)
         self.job.stage.connect(self.eta.setText)
@@ -232,6 +261,12 @@ class BatchDialog(QDialog):
         self.job.start()
         self.poll.start()
         return True
+
+    def _agent_extras(self, request: BatchRequest) -> dict:
+        """Each agent's options beyond its endpoint (Agent-S: the store's tool library), read
+        here on the GUI thread, which owns the store."""
+        library = self.store_link.library_tools if self.store_link is not None else None
+        return {kind: agent_extras(kind, library) for kind in request.compare or (request.agent,)}
 
     def _clear(self) -> None:
         """A new batch: no rows, no summary, no progress from the last one."""
@@ -271,14 +306,16 @@ class BatchDialog(QDialog):
     def _append_rows(self, items: list) -> None:
         # The run's own SOP: a sub-SOP's nodes (`verify/ask`) have their titles there.
         sop = self.job.sop if self.job is not None else self.session.sop
-        titles = {n.id: (n.title or n.id) for n in sop.nodes}
+        nodes = {n.id: n for n in sop.nodes}
         table, first = self.results, len(self.rows)
         table.setUpdatesEnabled(False)
         table.setRowCount(first + len(items))
         for offset, item in enumerate(items):
             agent = self.job.agent_of.get(id(item), "") if self.job is not None else ""
-            for col, value in enumerate(result_row(item, titles, agent)):
-                table.setItem(first + offset, col, QTableWidgetItem(value))
+            for col, value in enumerate(result_row(item, nodes, agent)):
+                cell = QTableWidgetItem(value)
+                cell.setToolTip(value)  # a long journey is cut by its column
+                table.setItem(first + offset, col, cell)
         self.rows.extend(items)
         if len(self.rows) <= RESIZE_ROWS:
             table.resizeColumnsToContents()
@@ -300,7 +337,8 @@ class BatchDialog(QDialog):
         if ran < len(result.results) or (result.cancelled and ran < self.job.total):
             self.eta.setText(f"Cancelled: {ran} of {self.job.total} run(s) in {seconds:.1f} s")
         else:  # a Cancel pressed as the last run ended changes nothing: all ran
-            self.eta.setText(f"Finished: {ran} run(s) in {seconds:.1f} s")
+            self.eta.setText(f"Finished: {ran} run(s) in {seconds:.1f} s"
+                             f"{' · ' + self.children if self.children else ''}")
         if len(self.rows) <= REORDER_ROWS and self.rows != list(result.results):
             self.fill(result)  # small enough to show in scenario order at once
         else:
@@ -388,11 +426,12 @@ def make_table(columns) -> QTableWidget:
     return table
 
 
-def result_row(item, titles: dict, agent: str = "") -> list[str]:
-    """The cells of one engine RunResult, in RESULT_COLUMNS order."""
+def result_row(item, nodes: dict, agent: str = "") -> list[str]:
+    """The cells of one engine RunResult, in RESULT_COLUMNS order (`nodes`: id -> node of the
+    SOP as it ran)."""
     m = item.metrics or {}
-    nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
-    journey = " → ".join(titles.get(n, n) for n in nodes) or "(imported)"
+    journey_nodes = item.scenario.journey.get("nodes", []) if item.scenario.journey else []
+    journey = path_label(journey_nodes, nodes) or "(imported)"
     outcome = item.error or (item.trace.outcome if item.trace else "")
     values = (item.scenario.id, agent, item.scenario.type, outcome,
               item.scenario.expected.get("outcome", ""), m.get("tta", ""),

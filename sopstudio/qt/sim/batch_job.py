@@ -41,6 +41,7 @@ class BatchRequest:
     agent: str = "scripted"
     compare: tuple = ()     # two or more agents: each runs the same scenarios (`agent` ignored)
     profile: object = None
+    extras: dict = field(default_factory=dict)  # agent -> options beyond its endpoint
     workers: int = 4
     store_runs: bool = True
 
@@ -86,7 +87,8 @@ def agent_for(request: BatchRequest, agent: str | None = None):
         return "scripted"
     from ...engine.agents import make_agent
     settings = request.profile.llm_settings()
-    return lambda compiled: make_agent(agent, compiled, settings=settings)
+    extras = request.extras.get(agent, {})
+    return lambda compiled: make_agent(agent, compiled, settings=settings, **extras)
 
 
 class BatchJob(QObject):

@@ -16,11 +16,13 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ...core.subflows import SubflowError, expand_file
 from ...engine.render import EventRenderer
-from ...engine.session import SimulationSession, accepted_values, journey_choices
+from ...engine.session import (SimulationSession, accepted_values, agent_extras,
+                               journey_choices)
 from ..store_link import STORE_ERRORS
 from .panes import ChatView, ChoicesForm, ControlsBar, InputRow, MemoryView, PromptView
 from .runs import save_gui_run
 from .settings import load_profiles
+from .subsops import children_text, children_tooltip, runnable
 from .tool_edit import ToolResultEditor
 from .worker import SimController
 
@@ -54,6 +56,7 @@ class SimulationDock(QWidget):
         self.save_runs = True
         self.last_run_id: int | None = None
         self.sop_for_run = None
+        self.children: list = []  # the sub-SOP files the loaded run inlined (as saved)
         self._note_when_stopped = ""
         self.follow_timer = QTimer(self)
         self.follow_timer.setSingleShot(True)
@@ -164,17 +167,22 @@ class SimulationDock(QWidget):
             self.status.setText("This SOP has no journey to simulate.")
             return False
         try:  # the worker gets its own copy, its sub-SOPs inlined as the CLI runs it
-            sop = expand_file(self.session.sop.model_copy(deep=True), self.session.document.path)
+            sop, children = runnable(self.session.sop.model_copy(deep=True),
+                                     self.session.document.path)
         except SubflowError as problem:
             self.status.setText(f"Cannot run: {problem}")
             return False
         journey, kind = self.choices[index].journey, self.choices_form.scenario_type()
         agent, profile = self.choices_form.agent(), self.current_profile()
         settings = profile.llm_settings if profile is not None else None
+        extras = agent_extras(agent, self.library_reader())  # here: the store is this thread's
         self.replay_title, self.sop_for_run = "", sop
+        self.children = children
+        self.status.setToolTip(children_tooltip(children))
 
         def make_session():  # on the worker thread: compiling and generating take time
-            session = SimulationSession.start(sop, journey, index, kind, agent, settings)
+            session = SimulationSession.start(sop, journey, index, kind, agent, settings,
+                                              extras=extras)
             self.scenario = session.scenario
             return session
         self.controller.load(make_session)
@@ -214,6 +222,8 @@ class SimulationDock(QWidget):
         sop = sop or self.session.sop.model_copy(deep=True)
         self.follow_timer.stop()
         self.replay_title, self.scenario, self.sop_for_run = title, scenario, sop
+        self.children = []  # a stored run carries its children inlined: no files were read
+        self.status.setToolTip("")
         self.controller.load(lambda: SimulationSession.replay(sop, trace, scenario))
         if to_end:
             self.controller.rewind(REPLAY_END)
@@ -234,16 +244,29 @@ class SimulationDock(QWidget):
     def _show_snapshot(self, snapshot: dict) -> None:
         self.snapshot = snapshot
         self.prompt.show_prompt(snapshot.get("prompt") or "")
-        self.memory.show_memory(snapshot.get("memory", []))
         titles = EventRenderer.for_sop(self.sop_for_run or self.session.sop).titles
+        self.memory.show_memory(snapshot.get("memory", []), titles)
         where = titles.get(snapshot.get("node"), snapshot.get("node"))
-        outcome = f" — outcome {snapshot['outcome']}{snapshot.get('end_reason') or ''}" \
-            if snapshot.get("outcome") else ""
+        outcome = f" — outcome {snapshot['outcome']}{self._expected(snapshot, titles)}" \
+            f"{snapshot.get('end_reason') or ''}" if snapshot.get("outcome") else ""
         review = " · Step back or Reset to walk through it" \
             if self.replay_title and snapshot.get("done") else ""
+        children = children_text(self.children, self.session.document.path)
         self.status.setText(f"{self.replay_title + ': ' if self.replay_title else ''}"
-                            f"at {where} · {snapshot.get('events', 0)} events{outcome}{review}")
+                            f"at {where} · {snapshot.get('events', 0)} events{outcome}{review}"
+                            f"{' · ' + children if children else ''}")
         self.snapshot_changed.emit(snapshot)
+
+    def _expected(self, snapshot: dict, titles: dict) -> str:
+        """" (as expected)" or " (expected denied at Denied)": the scenario's outcome and end
+        beside the run's (as `sopstudio simulate` prints them); empty without a scenario."""
+        expected = (self.scenario.expected or {}) if self.scenario else {}
+        outcome, end = expected.get("outcome"), expected.get("end_node")
+        if not outcome:
+            return ""
+        if outcome == snapshot.get("outcome") and end in (None, snapshot.get("node")):
+            return " (as expected)"
+        return f" (expected {outcome}{' at ' + titles.get(end, end) if end else ''})"
 
     def _on_failed(self, text: str) -> None:
         """An engine error, already one plain line: in the chat and the status."""
@@ -298,6 +321,10 @@ class SimulationDock(QWidget):
                 log.warning("storing the run failed: %s", problem)
                 self.status.setText(f"Run not stored: {problem}")
         self.run_finished.emit(trace)
+
+    def library_reader(self):
+        """Reads the store's tool library (Agent-S's action repository); None without a store."""
+        return self.store_link.library_tools if self.store_link is not None else None
 
     def current_profile(self):
         if self.choices_form.agent() == "scripted":

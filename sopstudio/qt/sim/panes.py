@@ -10,10 +10,10 @@ import html
 import json
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel,
-                               QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
-                               QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QPlainTextEdit, QPushButton, QTableWidget,
+                               QTableWidgetItem, QTextBrowser, QToolTip, QVBoxLayout, QWidget)
 
 from ...engine.agents import AGENT_KINDS
 from ...engine.render import EventRenderer
@@ -24,6 +24,8 @@ CONTROLS = (("step", "Step"), ("run", "Run"), ("pause", "Pause"), ("stop", "Stop
 INPUT_HINT = "Type as the user: a bare value, or name=value pairs"
 COLOURS = {"agent": "#e8f0fb", "user": "#e9f6ec", "tool": "#f4f1fb", "guard": "#fdecea",
            "note": "#f2f3f5", "end": "#fff4e0"}
+SUB_SOP_INDENT = 18  # px per sub-SOP level in the chat
+MEMORY_WIDTHS = (150, 130)  # px of the memory's node and action columns (text wraps)
 STYLE_OF = {"say": "agent", "ask": "agent", "user": "user", "tool_call": "tool",
             "tool_result": "tool", "guardrail": "guard", "end": "end"}
 
@@ -41,11 +43,13 @@ class ChoicesForm(QWidget):
         self.journey_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.scenario_box.addItems(SCENARIO_TYPES)
         self.agent_box.addItems(AGENT_KINDS)
-        self.journey_label = QLabel("Journey")
-        self.journey_label.setWordWrap(True)
+        # The counts go on a line of their own: beside the box they squeezed it to a sliver.
+        self.journey_label = QLabel("")
+        self.journey_label.setStyleSheet("color: #5c6b7a; font-size: small")
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow(self.journey_label, self.journey_box)
+        form.addRow("Journey", self.journey_box)
+        form.addRow("", self.journey_label)
         form.addRow("Scenario", self.scenario_box)
         agent_row = QHBoxLayout()
         agent_row.addWidget(self.agent_box)
@@ -81,7 +85,8 @@ class ChoicesForm(QWidget):
         self.journey_box.setCurrentIndex(keep if keep >= 0 else (0 if choices else -1))
         self.journey_box.blockSignals(False)
         covering = sum(1 for c in choices if c.covering)
-        self.journey_label.setText(f"Journey ({count} in all, ★ {covering} cover every edge)")
+        self.journey_label.setText(f"{count} journey{'s' * (count != 1)} in all; the "
+                                   f"{covering} marked ★ together cover every edge")
 
     def select(self, journey: int | None = None, scenario: str | None = None,
                agent: str | None = None, profile: str | None = None) -> None:
@@ -125,7 +130,8 @@ class ControlsBar(QWidget):
 
 class ChatView(QTextBrowser):
     """The conversation: one coloured block per event, and notes from the dock itself.
-    `lines` keeps the same as plain text (what the tests read)."""
+    `lines` keeps the same as plain text (what the tests read). A sub-SOP's events are indented
+    by their level; hovering an event shows the id of the step it happened in."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -135,7 +141,22 @@ class ChatView(QTextBrowser):
         for event in events:
             line = renderer.line(event)
             self.lines.append(line)
-            self.append(event_html(event.get("type"), line))
+            self.append(event_html(event.get("type"), line, renderer.level(event),
+                                   renderer.tooltip(event)))
+
+    def tooltip_at(self, pos) -> str:
+        """The tooltip of the event under viewport position `pos` (empty: none)."""
+        return self.cursorForPosition(pos).charFormat().toolTip()
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.ToolTip:  # a text browser shows no tooltips of its own
+            text = self.tooltip_at(event.pos())
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().viewportEvent(event)
 
     def add_note(self, text: str) -> None:
         self.lines.append(text)
@@ -146,18 +167,25 @@ class ChatView(QTextBrowser):
         self.clear()
 
 
-def event_html(kind: str | None, line: str) -> str:
-    """A rendered event line as a small coloured block (user lines on the right)."""
+def event_html(kind: str | None, line: str, level: int = 0, tooltip: str = "") -> str:
+    """A rendered event line as a small coloured block (user lines on the right), indented
+    `level` steps (inside a sub-SOP), `tooltip` on its text."""
     style = STYLE_OF.get(kind or "", "note")
     text = html.escape(line)
     head, _, rest = text.partition(": ") if style in ("agent", "user", "guard") else ("", "", text)
     body = f"<b>{head}</b>: {rest}" if head else rest
+    if tooltip:
+        body = f"<span title='{html.escape(tooltip, quote=True)}'>{body}</span>"
+    # Tables, also for notes: an appended paragraph takes the format of the block before it,
+    # so its indent would be lost.
+    table = (f"<table width='100%' cellspacing='0' cellpadding='{{pad}}' "
+             f"style='margin:2px 0 2px {SUB_SOP_INDENT * level}px'><tr>{{cell}}</tr></table>")
     if style == "note":
-        return f"<p style='margin:2px 0; color:#5c6b7a; font-size:small'><i>{body}</i></p>"
+        return table.format(pad=1, cell=f"<td style='color:#5c6b7a; font-size:small'>"
+                                        f"<i>{body}</i></td>")
     align = "right" if style == "user" else "left"
-    return (f"<table width='100%' cellspacing='0' cellpadding='4' style='margin:2px 0'>"
-            f"<tr><td align='{align}' style='background:{COLOURS[style]}'>{body}</td></tr>"
-            f"</table>")
+    return table.format(pad=4, cell=f"<td align='{align}' style='background:{COLOURS[style]}'>"
+                                    f"{body}</td>")
 
 
 def note_html(text: str) -> str:
@@ -183,18 +211,31 @@ class MemoryView(QTableWidget):
     def __init__(self, parent=None):
         super().__init__(0, 4, parent)
         self.setHorizontalHeaderLabels(["Node", "Action", "Observation", "Feedback"])
-        self.horizontalHeader().setStretchLastSection(True)
+        # The observation gets the room (feedback is one word); every cell's tooltip is whole.
+        header = self.horizontalHeader()
+        for col, mode in enumerate((QHeaderView.Interactive, QHeaderView.Interactive,
+                                    QHeaderView.Stretch, QHeaderView.ResizeToContents)):
+            header.setSectionResizeMode(col, mode)
+        for col, width in enumerate(MEMORY_WIDTHS):
+            self.setColumnWidth(col, width)
         self.verticalHeader().setVisible(False)
 
-    def show_memory(self, memory: list) -> None:
+    def show_memory(self, memory: list, titles: dict | None = None) -> None:
+        """One row per entry; the node by its title (`titles`), its id in the tooltip."""
+        titles = titles or {}
         self.setRowCount(len(memory))
         for row, entry in enumerate(memory):
             observation = entry.get("observation")
             if not isinstance(observation, str):
                 observation = json.dumps(observation, ensure_ascii=False, sort_keys=True)
-            for col, value in enumerate((entry.get("node") or "", entry.get("action"),
+            node = entry.get("node") or ""
+            for col, value in enumerate((titles.get(node, node), entry.get("action"),
                                          observation, entry.get("feedback"))):
-                self.setItem(row, col, QTableWidgetItem(str(value)))
+                cell = QTableWidgetItem(str(value))
+                cell.setToolTip(str(value))
+                self.setItem(row, col, cell)
+            self.item(row, 0).setToolTip(node)
+        self.resizeRowsToContents()
 
 
 class InputRow(QWidget):

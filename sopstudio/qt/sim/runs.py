@@ -102,10 +102,14 @@ class RunHistoryPane(QWidget):
             return
         for record in records:
             name = (record.settings.get("meta") or {}).get("scenario") or "hand-run"
-            item = QListWidgetItem(f"#{record.id}  {record.created[:16]}  {record.agent or '?'}"
-                                   f"  {name}  → {record.outcome or record.status}"
+            item = QListWidgetItem(f"#{record.id}  {when(record.created)}  "
+                                   f"{record.agent or '?'}  {name}  → "
+                                   f"{record.outcome or record.status}"
                                    f"  ({record.event_count} events)")
             item.setData(Qt.UserRole, record.id)
+            item.setToolTip(f"agent {record.agent or '?'}"
+                            f"{' · model ' + record.model if record.model else ''}"
+                            f" · status {record.status} · stored {record.created}")
             self.runs.addItem(item)
         self.status.setText(f"{len(records)} stored run(s)")
 
@@ -113,7 +117,7 @@ class RunHistoryPane(QWidget):
         self.runs.clear()
         for hit in hits:
             scenario = hit.get("scenario_name") or hit.get("scenario") or "hand-run"
-            item = QListWidgetItem(f"#{hit['run_id']}  {str(hit['created'])[:16]}  "
+            item = QListWidgetItem(f"#{hit['run_id']}  {when(hit['created'])}  "
                                    f"{hit.get('agent') or '?'}  {scenario}  → "
                                    f"{hit.get('outcome') or hit.get('status')}\n    "
                                    f"{hit.get('snippet') or ''}")
@@ -131,3 +135,8 @@ class RunHistoryPane(QWidget):
         item = self.runs.currentItem()
         if item is not None:
             self.open_requested.emit(int(item.data(Qt.UserRole)))
+
+
+def when(created) -> str:
+    """A stored run's time to the minute, as people write it ("2026-11-22 18:15")."""
+    return str(created)[:16].replace("T", " ")
