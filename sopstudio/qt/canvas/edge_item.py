@@ -125,12 +125,14 @@ class EdgeItem(QGraphicsItem):
 
     def _set_bounds(self, bounds: QRectF) -> None:
         """Tell the scene about a new bounding rect only when it changed: each telling
-        re-indexes the item (the shape inside may change either way, so repaint)."""
+        re-indexes the item (and repaints its old and new area); else the same area is
+        repainted, the line inside may have moved."""
         self._shape = None
         if bounds != self._bounds:
             self.prepareGeometryChange()
             self._bounds = bounds
-        self.update()
+        else:
+            self.update()
 
     def _outer_bounds(self) -> QRectF:
         pad = ARROW + 4
