@@ -61,3 +61,23 @@ def test_the_highlight_is_drawn_beneath_edges_and_their_labels(open_main_window,
     marks = win.simulation.overlay.edge_marks
     assert marks and all(mark.zValue() < win.scene.edges["e3"].zValue()
                          for mark in marks.values())
+
+
+def test_labels_are_stacked_above_every_line_and_belong_to_their_edge(window):
+    from PySide6.QtCore import QEvent, Qt
+
+    from sopstudio.core.edits import RemoveEdge
+    from qt_helpers import send_mouse
+    scene = window.scene
+    label = scene.edges["e2"].label_item
+    assert label is not None and label.scene() is scene
+    assert all(label.zValue() > item.zValue() for item in scene.edges.values())
+    assert label.zValue() < min(item.zValue() for item in scene.nodes.values())
+    assert label.boundingRect().contains(scene.edges["e2"]._label)
+    scene.clearSelection()
+    centre = scene.edges["e2"]._label.center()
+    send_mouse(window.view, QEvent.MouseButtonPress, centre, Qt.LeftButton)
+    send_mouse(window.view, QEvent.MouseButtonRelease, centre, Qt.NoButton)
+    assert scene.selected_ids() == ([], ["e2"])  # a click on the label selects its edge
+    window.session.push(RemoveEdge("e2"))
+    assert label.scene() is None  # gone with its edge

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import (QBrush, QFontMetricsF, QPainterPath, QPainterPathStroker, QPen,
-                           QPolygonF)
+from PySide6.QtGui import (QBrush, QColor, QFontMetricsF, QPainterPath, QPainterPathStroker,
+                           QPen, QPolygonF)
 from PySide6.QtWidgets import QGraphicsItem, QStyle
 
 from ...core.layout import edge_text
@@ -25,6 +25,9 @@ LABEL_CHECK_LIMIT = 150
 LABEL_PLACES = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)  # where along its route a label may go
 _COS30 = math.cos(math.pi / 6)  # arrow heads: 30° either side of the line
 PREVIEW_BOW = 40.0  # sideways reach of an edge going back up, while a drag previews it
+LABEL_Z = 0.5  # labels: above every edge line (z 0), below the nodes (z 1)
+BADGE_REACH = 12.0  # a problem badge sits on a label's top right corner, reaching out this far
+_SELECTED = QGraphicsItem.ItemSelectedHasChanged
 # A band this wide along every line stays off labels. The simulation's highlight is wider,
 # but drawn beneath edges and their labels (it only needs the line itself to keep clear).
 LABEL_CLEARANCE = 6.0
@@ -51,6 +54,7 @@ class EdgeItem(QGraphicsItem):
         self._label_at = None
         self._bounds = QRectF()
         self._shape: QPainterPath | None = None  # made from the route when first asked
+        self.label_item: EdgeLabel | None = None  # made when the edge first has a text
         self.hovered = False
         self.setFlags(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
@@ -61,6 +65,10 @@ class EdgeItem(QGraphicsItem):
         if text != self.text:
             self.text = text
             self._label_size = _label_size(text)
+        if text and self.label_item is None:
+            self.label_item = EdgeLabel(self)
+            if self.scene() is not None:
+                self.scene().addItem(self.label_item)
         self.failure = edge.on == "failure"
         tip = f"{edge.id}: {edge.source} → {edge.target}"
         if edge.when:
@@ -73,7 +81,18 @@ class EdgeItem(QGraphicsItem):
 
     def set_issue(self, severity: str | None, text: str = "") -> None:
         self.issue_severity = severity
+        self.repaint_all()
+
+    def repaint_all(self) -> None:
+        """The line and the label (a look that both show changed)."""
         self.update()
+        if self.label_item is not None:
+            self.label_item.update()
+
+    def itemChange(self, change, value):
+        if change == _SELECTED and self.label_item is not None:
+            self.label_item.update()  # the label takes the selection colour too
+        return value
 
     # --- geometry -----------------------------------------------------------------------------
     def adjust(self) -> None:
@@ -133,6 +152,8 @@ class EdgeItem(QGraphicsItem):
             self._bounds = bounds
         else:
             self.update()
+        if self.label_item is not None:
+            self.label_item.follow()
 
     def _outer_bounds(self) -> QRectF:
         pad = ARROW + 4
@@ -251,21 +272,23 @@ class EdgeItem(QGraphicsItem):
 
     def hoverEnterEvent(self, event):
         self.hovered = True
-        self.update()
+        self.repaint_all()
         super().hoverEnterEvent(event)
 
     def hoverLeaveEvent(self, event):
         self.hovered = False
-        self.update()
+        self.repaint_all()
         super().hoverLeaveEvent(event)
 
     # --- painting -----------------------------------------------------------------------------
-    def paint(self, painter, option, widget=None):
-        selected = bool(option.state & QStyle.State_Selected)
+    def colour(self, selected: bool) -> QColor:
         colour = style.SELECTED if selected else (style.FAILURE_EDGE if self.failure
                                                  else style.EDGE)
-        if self.hovered and not selected:
-            colour = colour.darker(140)
+        return colour.darker(140) if self.hovered and not selected else colour
+
+    def paint(self, painter, option, widget=None):
+        selected = bool(option.state & QStyle.State_Selected)
+        colour = self.colour(selected)
         pen = QPen(colour, 2.4 if selected or self.hovered else 1.5)
         if self.failure:
             pen.setStyle(Qt.DashLine)
@@ -276,21 +299,54 @@ class EdgeItem(QGraphicsItem):
         painter.setBrush(QBrush(colour))
         painter.drawPolygon(self._arrow)
         detail = option.levelOfDetailFromTransform(painter.worldTransform())
-        if detail < style.TEXT_DETAIL:
-            return
-        if self.text and detail >= style.SECONDARY_DETAIL:
-            self._paint_label(painter, colour)
-        if self.issue_severity:
-            anchor = self._label.topRight() if self.text else self._path.pointAtPercent(0.5)
-            _paint_badge(painter, anchor, self.issue_severity)
+        if self.issue_severity and not self.text and detail >= style.TEXT_DETAIL:
+            _paint_badge(painter, self._path.pointAtPercent(0.5), self.issue_severity)
 
-    def _paint_label(self, painter, colour) -> None:
+
+class EdgeLabel(QGraphicsItem):
+    """An edge's label and its problem badge: an item of its own, stacked above every edge
+    line (and so above the simulation's highlight, which lies beneath the lines), below the
+    nodes. Painted in one item with its line, a label came under any line added later. It
+    takes no clicks or hovers: those reach its edge, whose shape covers the label."""
+
+    def __init__(self, edge: EdgeItem):
+        super().__init__()
+        self.edge = edge
+        self._bounds = QRectF()
+        self.setZValue(LABEL_Z)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def follow(self) -> None:
+        """The edge's label rect moved (or not): keep up with it."""
+        label = self.edge._label
+        bounds = QRectF() if label.isNull() else label.adjusted(-2, -BADGE_REACH, BADGE_REACH, 2)
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
+        else:
+            self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter, option, widget=None):
+        edge = self.edge
+        if not edge.text or edge._label.isNull():
+            return
+        detail = option.levelOfDetailFromTransform(painter.worldTransform())
+        if detail < style.SECONDARY_DETAIL:
+            if edge.issue_severity and detail >= style.TEXT_DETAIL:
+                _paint_badge(painter, edge._label.topRight(), edge.issue_severity)
+            return
+        colour = edge.colour(edge.isSelected())
         painter.setPen(QPen(colour.lighter(150), 0.8))
         painter.setBrush(style.LABEL_FILL)
-        painter.drawRoundedRect(self._label, 4, 4)
+        painter.drawRoundedRect(edge._label, 4, 4)
         painter.setFont(style.label_font())
-        painter.setPen(style.FAILURE_EDGE if self.failure else style.TEXT)
-        painter.drawText(self._label, Qt.AlignCenter, self.text)
+        painter.setPen(style.FAILURE_EDGE if edge.failure else style.TEXT)
+        painter.drawText(edge._label, Qt.AlignCenter, edge.text)
+        if edge.issue_severity:
+            _paint_badge(painter, edge._label.topRight(), edge.issue_severity)
 
 
 def _arrow_xy(from_x: float, from_y: float, x: float, y: float) -> QPolygonF:

@@ -126,6 +126,8 @@ class SopScene(QGraphicsScene):
         for end in (item.source, item.target):
             if item in end.edges:
                 end.edges.remove(item)
+        if item.label_item is not None and item.label_item.scene() is self:
+            self.removeItem(item.label_item)
         self.removeItem(item)
 
     def _node_item(self, node_id: str) -> NodeItem:
