@@ -60,6 +60,7 @@ STATIC_CAP_PER_TOOL, STATIC_CAP_EXTRA = 3, 10
 UserOverride = Callable[[list, "str | None"], "UserTurn | str | None"]
 NO_MATCHING_EDGE = "no-matching-edge"
 NOT_IN_NODE = "tool-not-in-node"
+MESSAGE_KINDS = ("say", "ask")  # actions that are messages to the user
 WARNING_QUOTE = 120  # characters of an expression a run-time warning quotes
 _MISSING = object()
 
@@ -125,6 +126,8 @@ class Orchestrator:
         self.operator_inputs: deque[UserTurn] = deque()
         self.recorded = recorded
         self.static = bool(getattr(agent, "static", False))
+        # what the node still needs is worked out per decision only for an agent that uses it
+        self.needs_wanted = not self.static and getattr(agent, "wants_needs", True)
         self.variables: dict[str, Any] = {}
         self.trace = Trace(meta={"sop": self.sop.id, "agent": getattr(agent, "name", "?"),
                                  "seed": seed, "static": self.static, "max_turns": max_turns,
@@ -136,6 +139,10 @@ class Orchestrator:
         self.pending: deque[Event] = deque()
         self.node_id = compiled.start
         self.visit: list[Event] = []
+        # the visit's latest user turn and tool result, kept as events arrive (the agent's
+        # context names them at every decision; scanning the visit each time cost more)
+        self.last_user: Event | None = None
+        self.last_result: Event | None = None
         self.calls: dict[str, int] = {}   # tool -> calls in this node visit
         self.trace_calls = 0               # tool calls in the whole run
         self.tool_cap = static_tool_cap(self.sop)
@@ -180,6 +187,10 @@ class Orchestrator:
         self.trace.events.append(event)
         self.visit.append(event)
         self.pending.append(event)
+        if kind == "user":
+            self.last_user = event
+        elif kind == "tool_result":
+            self.last_result = event
         if kind in TURN_EVENTS:
             self.trace.turns += 1
         return event
@@ -225,11 +236,13 @@ class Orchestrator:
         self.rejections = 0
         self.reflections.clear()
         first = len(self.trace.events)
-        if self._repeats_itself(action):
+        # the turn-taking checks only concern messages (most actions are calls and finishes)
+        if action.kind in MESSAGE_KINDS and self._repeats_itself(action):
             self._stop_repeating(action)
         else:
             self.handlers[action.kind](action)
-            self._hand_over(action)
+            if action.handover:
+                self._hand_over(action)
         if len(self.trace.events) > first:  # the action is kept on its first event, for replay
             self.trace.events[first].action = action.to_dict()
 
@@ -241,17 +254,16 @@ class Orchestrator:
     def context(self) -> AgentContext:
         """The agent's view of the current node (also shown by the GUI's prompt pane)."""
         nid = self.node_id
-        last_user = next((e for e in reversed(self.visit) if e.type == "user"), None)
-        last_result = next((e for e in reversed(self.visit) if e.type == "tool_result"), None)
         ctx = AgentContext(
             sop=self.sop, node=self.node, instructions=self.compiled.nodes[nid].instructions,
             tools=list(self.compiled.tools.values()) if self.static
             else self.compiled.nodes[nid].allowed,
             variables=self.variables, memory=self.trace.memory, transcript=self.transcript,
             visit=self.visit, reflections=self.reflections, rng=self.rng,
-            visit_number=self.visits.get(nid, 1), last_user=last_user, last_result=last_result,
+            visit_number=self.visits.get(nid, 1), last_user=self.last_user,
+            last_result=self.last_result,
             knowledge=self._knowledge, evaluate=self._evaluate)
-        if not self.static and getattr(self.agent, "wants_needs", True):
+        if self.needs_wanted:
             ctx.needs = node_needs(self.compiled, ctx)
         return ctx
 
@@ -264,8 +276,6 @@ class Orchestrator:
 
     def _repeats_itself(self, action: Action) -> bool:
         """This message is the third same one in a row (user replies between do not count)."""
-        if action.kind not in ("say", "ask"):
-            return False
         text, same = _squash(_message_text(action)), 1
         for event in reversed(self.trace.events):
             if event.type in ("user", "guardrail", "note"):
@@ -584,6 +594,7 @@ class Orchestrator:
         self.visits[target] = count
         self.node_id = target
         self.visit = []
+        self.last_user = self.last_result = None
         self.calls = {}
         self._emit("transition", node=target, edge=edge_id, source=source)
         self.trace.path.append(target)
