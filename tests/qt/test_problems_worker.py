@@ -71,3 +71,16 @@ def test_the_worker_validates_a_copy_equal_to_the_document(window):
     assert [(i.code, i.node, i.edge) for i in issues] == \
         [(i.code, i.node, i.edge) for i in validate(sop, loader)]
     assert issues  # the fixture has problems to compare (an unused variable at least)
+
+
+def test_a_validation_that_raises_is_said_in_the_pane(open_main_window, qtbot, tmp_path,
+                                                      monkeypatch):
+    def broken(*args):
+        raise RuntimeError("the validator broke")
+    monkeypatch.setattr(problems_module, "_validate_data", broken)
+    win = open_main_window(Document(_big_sop(), tmp_path / "big.sop.json"), show=False)
+    problems = win.problems
+    qtbot.waitUntil(lambda: [i.code for i in problems.issues] == ["validation-failed"],
+                    timeout=TIMEOUT)
+    assert "the validator broke" in problems.issues[0].message
+    assert problems.tree.topLevelItem(0).text(1) == "validation-failed"

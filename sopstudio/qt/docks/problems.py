@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QMenu, QPushButton, QTreeWid
 from ...core.model import SOP
 from ...core.subflows import SubflowLoader
 from ...core.validate import validate
+from ...core.validate.issue import Issue
 from ..canvas import style
 from ..inspector import quick_fixes
 from ..workers import BackgroundRunner
@@ -73,6 +74,7 @@ class ProblemsDock(QWidget):
         self.timer.timeout.connect(self.run_now)
         self.runner = BackgroundRunner(self)
         self.runner.done.connect(self._validated)
+        self.runner.failed.connect(self._validation_failed)
         self.generation = 0  # bumped by every change of the document (or a new document)
         session.changed.connect(self._document_changed)
         session.replaced.connect(self._document_changed)
@@ -107,6 +109,12 @@ class ProblemsDock(QWidget):
             self.schedule()
             return
         self.show_issues(issues)
+
+    def _validation_failed(self, message: str) -> None:
+        """The worker raised (a bug, not a problem of the SOP): said in the pane, not only in
+        the log, so an empty list never passes for a clean graph."""
+        self.show_issues([Issue(code="validation-failed", severity="error",
+                                message=f"Validation could not finish: {message}")])
 
     def set_import_notes(self, notes: list[str], source: str) -> None:
         """Show what the importer asks the author to check, above the problems."""
