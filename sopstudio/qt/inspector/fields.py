@@ -149,6 +149,7 @@ class Binding(QObject):
                 w.setValue(int(shown or 0))
             else:
                 w.setText(shown)
+                w.setCursorPosition(0)  # a long value shows its start, not its end
         finally:
             self.loading = False
 
