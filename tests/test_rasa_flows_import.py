@@ -11,7 +11,8 @@ from sopstudio.cli_main import run
 from sopstudio.core.io import dumps, load_sop
 from sopstudio.core.validate import validate
 from sopstudio.formats import FormatError, guess_format, import_text
-from sopstudio.formats.rasa import Domain, import_flows, import_project, load_domain
+from sopstudio.formats.rasa import import_flows, import_project
+from sopstudio.formats.rasa_domain import Domain, load_domain
 from sopstudio.formats.rasa_conditions import translate_condition
 
 RASA = Path(__file__).resolve().parent / "fixtures" / "rasa"

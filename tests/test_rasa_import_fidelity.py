@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from sopstudio.core.validate import validate
-from sopstudio.formats.rasa import import_flows, import_project, load_domain
+from sopstudio.formats.rasa import import_flows, import_project
+from sopstudio.formats.rasa_domain import load_domain
 
 LIBRARY = Path(__file__).resolve().parent / "fixtures" / "rasa" / "library"
 

@@ -15,7 +15,7 @@ from ..core.inputs import InputError, read_text
 from ..core.io import check_references, dumps
 from ..core.validate import ERROR, validate
 from ..formats import FormatError, ImportResult, UnreadableSource
-from ..formats import rasa, star
+from ..formats import rasa, rasa_domain, star
 from ..formats.output import write_atomic
 
 YAML_SUFFIXES = (".yml", ".yaml")
@@ -42,7 +42,7 @@ def run(args) -> int:
         sources = [("<stdin>", _read("-"))]
     else:
         sources = _sources(Path(args.src))
-    domain = rasa.load_domain(_read(args.domain), args.domain) if args.domain else None
+    domain = rasa_domain.load_domain(_read(args.domain), args.domain) if args.domain else None
     results = rasa.import_project(sources, domain)
     for result in results:
         _check(result)

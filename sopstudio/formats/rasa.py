@@ -1,5 +1,5 @@
-"""Rasa CALM flows (`flows:` YAML, Rasa Pro 3.7+) and the domain's responses and slots, imported
-as one SOP per flow.
+"""Rasa CALM flows (`flows:` YAML, Rasa Pro 3.7+) imported as one SOP per flow, with the
+domain's responses and slots (read by rasa_domain.py) filled in.
 
 Mapping (Rasa's flow-steps reference): `collect` → a node that asks for the slot (its
 `description` becomes the instructions, `utter`/`utter_ask_<slot>` the question, `rejections`
@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 
 from ..core.expr import quoted
-from ..core.inputs import InputError
 from ..core.model import SOP, Edge, Node, Tool, ToolOutput, Variable
-from ..core.yaml_input import loads_yaml
 from ._expr import names_read
 from .base import FormatError, ImportResult, quote, snake, unique
 from .rasa_conditions import not_matching, translate_condition
+from .rasa_domain import Domain, load_domain, read_yaml, stubbed_slots
 
 END = "END"
 # Rasa's own actions: they run inside Rasa, not as tools the SOP binds.
@@ -69,85 +67,10 @@ def looks_like_text(text: str) -> bool:
     return re.search(r"^flows:\s*$", text, re.MULTILINE) is not None
 
 
-@dataclass
-class Domain:
-    """What the flows need from a Rasa domain: response texts and slot declarations."""
-
-    responses: dict[str, str] = field(default_factory=dict)
-    buttons: dict[str, list[dict]] = field(default_factory=dict)  # response -> [{title, payload}]
-    variants: dict[str, int] = field(default_factory=dict)        # response -> how many variants
-    actions: set[str] = field(default_factory=set)                # the domain's custom actions
-    slots: dict[str, dict] = field(default_factory=dict)
-    # action -> slots its e2e-test stubs set (`stub_custom_actions` of test files beside the flows)
-    stubbed: dict[str, list[str]] = field(default_factory=dict)
-
-    def merge(self, other: "Domain") -> None:
-        self.responses.update(other.responses)
-        self.buttons.update(other.buttons)
-        self.variants.update(other.variants)
-        self.actions |= other.actions
-        self.slots.update(other.slots)
-
-
-def load_domain(text: str, source: str) -> Domain:
-    data = _load(text, source) or {}
-    if not isinstance(data, dict):
-        raise FormatError("a Rasa domain is a mapping (responses:, slots:)", source=source)
-    domain = Domain()
-    responses, slots = data.get("responses") or {}, data.get("slots") or {}
-    if not isinstance(responses, dict) or not isinstance(slots, dict):
-        raise FormatError("a domain's 'responses' and 'slots' are mappings", source=source)
-    for name, variants in responses.items():
-        variants = variants if isinstance(variants, list) else []
-        texts = [v for v in variants if isinstance(v, dict) and v.get("text")]
-        if texts:
-            domain.responses[str(name)] = str(texts[0]["text"])
-            domain.variants[str(name)] = len(variants)
-            buttons = _buttons(texts[0].get("buttons"))
-            if buttons:
-                domain.buttons[str(name)] = buttons
-    for name, spec in slots.items():
-        domain.slots[str(name)] = spec if isinstance(spec, dict) else {}
-    actions = data.get("actions")
-    domain.actions = {str(a) for a in actions if isinstance(a, str)} \
-        if isinstance(actions, list) else set()
-    return domain
-
-
-def _buttons(raw) -> list[dict]:
-    """A response variant's buttons as [{title, payload}] (payload omitted when absent)."""
-    found = []
-    for button in raw if isinstance(raw, list) else []:
-        if isinstance(button, dict) and button.get("title") is not None:
-            found.append({"title": str(button["title"])} | (
-                {} if button.get("payload") is None else {"payload": str(button["payload"])}))
-    return found
-
-
-def stubbed_slots(stubs: dict) -> dict[str, list[str]]:
-    """{action: [slot, ...]} from e2e tests' `stub_custom_actions` (`<test>::<action>` too)."""
-    found: dict[str, list[str]] = {}
-    for key, stub in stubs.items():
-        action = str(key).split("::")[-1]
-        for event in (stub or {}).get("events") or [] if isinstance(stub, dict) else []:
-            if isinstance(event, dict) and event.get("event") == "slot" and event.get("name"):
-                names = found.setdefault(action, [])
-                if str(event["name"]) not in names:
-                    names.append(str(event["name"]))
-    return found
-
-
-def _load(text: str, source: str):
-    try:
-        return loads_yaml(text, source)
-    except InputError as error:
-        raise FormatError(error.reason, source=source) from None
-
-
 # --- flows --------------------------------------------------------------------------------------
 
 def flows_of(text: str, source: str) -> dict[str, dict]:
-    data = _load(text, source)
+    data = read_yaml(text, source)
     if not looks_like(data):
         raise FormatError("not a Rasa flows file (expected a top-level 'flows:' mapping of flow "
                           "ids to flows with 'steps')", source=source)
@@ -168,7 +91,7 @@ def import_project(sources: list[tuple[str, str]], domain: Domain | None = None
     flows: dict[str, dict] = {}
     found = Domain()
     for source, text in sources:
-        data = _load(text, source)
+        data = read_yaml(text, source)
         if isinstance(data, dict) and isinstance(data.get("stub_custom_actions"), dict):
             found.stubbed.update(stubbed_slots(data["stub_custom_actions"]))
         if looks_like(data):
