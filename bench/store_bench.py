@@ -45,7 +45,7 @@ def edit(sop: SOP, i: int) -> SOP:
 
 def bench_save(store, repeats: int = 20) -> tuple[float, float]:
     sop = make_sop("big", 1000)
-    store.record(sop)
+    store.history.record(sop)
     times, pack_times = [], []
     for i in range(repeats):
         sop = edit(sop, i)
@@ -53,20 +53,20 @@ def bench_save(store, repeats: int = 20) -> tuple[float, float]:
         pack(sop)
         pack_times.append(time.perf_counter() - start)
         start = time.perf_counter()
-        store.record(sop, f"edit {i}")
+        store.history.record(sop, f"edit {i}")
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000, statistics.median(pack_times) * 1000
 
 
 def bench_events(store, total: int = 200_000, batch: int = 1000) -> float:
-    run_id = store.save_run(sop_id="big", agent="scripted")
+    run_id = store.runs.save(sop_id="big", agent="scripted")
     events = [{"type": "tool_call", "node": f"n{k % 50}", "tool": "lookup",
                "arguments": {"id": k, "q": "order status"}, "text": None, "step": k}
               if k % 2 else {"type": "say", "node": f"n{k % 50}", "text": f"Message number {k}"}
               for k in range(batch)]
     start = time.perf_counter()
     for _ in range(total // batch):
-        store.add_events(run_id, events)
+        store.runs.add_events(run_id, events)
     return total / (time.perf_counter() - start)
 
 
@@ -74,11 +74,11 @@ def bench_list(store, count: int = 10_000) -> float:
     sop = make_sop("many", 5)
     with store.tx.write():  # setup only: one transaction for the 10,000 saves
         for i in range(count):
-            store.record(sop.model_copy(update={"title": f"title {i}"}), f"save {i}")
+            store.history.record(sop.model_copy(update={"title": f"title {i}"}), f"save {i}")
     times = []
     for _ in range(5):
         start = time.perf_counter()
-        listed = store.versions("many")
+        listed = store.history.versions("many")
         times.append(time.perf_counter() - start)
     assert len(listed) == count
     return statistics.median(times) * 1000
@@ -89,7 +89,7 @@ def bench_bytes(path: Path, edits: int = 100) -> tuple[float, float, float]:
     of a 30-node SOP."""
     with open_store(path) as store:
         sop = make_sop("small", 30)
-        store.record(sop)
+        store.history.record(sop)
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         before = path.stat().st_size
         packed, raw = 0, 0
@@ -97,7 +97,7 @@ def bench_bytes(path: Path, edits: int = 100) -> tuple[float, float, float]:
             sop = edit(sop, i)
             content = pack(sop)
             packed, raw = packed + len(content.document), raw + content.size
-            store.record(sop, f"edit {i}")
+            store.history.record(sop, f"edit {i}")
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         after = path.stat().st_size
     return (after - before) / edits, packed / edits, raw / edits

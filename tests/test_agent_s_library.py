@@ -20,7 +20,7 @@ LIBRARY_TOOL = Tool(name="lookup_order_history", description="look up the order 
 def library_db(folder: Path) -> Path:
     db = folder / "store.db"
     with open_store(db) as store:
-        store.add_tool(LIBRARY_TOOL)
+        store.library.add(LIBRARY_TOOL)
     return db
 
 

@@ -51,7 +51,7 @@ def test_agent_s_takes_the_store_library_as_its_action_repository(capsys, monkey
     from sopstudio.store.store import open_store
     db = tmp_path / "runs.db"
     with open_store(db) as store:
-        store.add_tool(Tool(name="lookup_customer_history",
+        store.library.add(Tool(name="lookup_customer_history",
                             description="look up the customer id history"))
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     with FakeLLMServer(handler=lambda body: reply("Hello.")) as server:

@@ -41,7 +41,7 @@ def test_commit_prints_short_hash_and_is_idempotent(capsys, sop_file, tmp_path):
     code, again, err = cli(capsys, "commit", sop_file)
     assert again == out and "no changes" in err
     with open_store(os.environ["SOPSTUDIO_DB"]) as store:  # the env var chose the database
-        versions = store.versions("refund")
+        versions = store.history.versions("refund")
         assert len(versions) == 1 and versions[0].tags == ["v1"]
 
 
@@ -49,9 +49,9 @@ def test_db_flag_overrides_the_environment(capsys, sop_file, tmp_path):
     other = tmp_path / "other.sqlite"
     assert cli(capsys, "commit", sop_file, "--db", other)[0] == 0
     with open_store(other) as store:
-        assert len(store.versions("refund")) == 1
+        assert len(store.history.versions("refund")) == 1
     with open_store(os.environ["SOPSTUDIO_DB"]) as store:
-        assert store.versions("refund") == []
+        assert store.history.versions("refund") == []
 
 
 def test_history_and_diff(capsys, sop_file):
@@ -94,9 +94,9 @@ def test_bad_revision_and_unreadable_file(capsys, sop_file, tmp_path):
 
 def test_runs_listing(capsys, sop_file):
     with open_store() as store:
-        first = store.save_run(sop=make_sop(), agent="scripted", status="done",
+        first = store.runs.save(sop=make_sop(), agent="scripted", status="done",
                                outcome="resolved", events=[{"type": "say", "text": "hi"}])
-        store.save_run(sop_id="other", agent="dpa", model="m1", status="failed")
+        store.runs.save(sop_id="other", agent="dpa", model="m1", status="failed")
     code, out, _ = cli(capsys, "runs")
     header, *rows = out.splitlines()
     assert code == 0 and header.split() == ["ID", "CREATED", "SOP", "VERSION", "AGENT", "MODEL",
@@ -122,8 +122,8 @@ def test_library_commands(capsys, tmp_path, sop_file):
     assert json.loads(cli(capsys, "library", "list", "acc", "--json")[1])["tools"][0][
         "parameters"] == {"type": "object"}
     with open_store() as store:
-        store.record(store.bind(make_sop(), "getAccount"))
-        store.update_tool(Tool(name="getAccount", description="Accounts v2"))
+        store.history.record(store.library.bind(make_sop(), "getAccount"))
+        store.library.update(Tool(name="getAccount", description="Accounts v2"))
     out = cli(capsys, "library", "drift")[1]
     assert out.startswith("refund (") and "description 'Account' -> 'Accounts v2'" in out
 
@@ -179,7 +179,7 @@ def test_runs_filters_and_usage_errors(capsys, sop_file):
     assert err.startswith("sopstudio runs: error: --version needs FILE")
     assert err.rstrip().endswith("(see sopstudio runs --help)")
     with open_store() as store:
-        store.save_run(sop=make_sop(), agent="scripted", status="done")
+        store.runs.save(sop=make_sop(), agent="scripted", status="done")
     assert cli(capsys, "runs", "--status", "bogus")[1] == "no runs match\n"
     assert cli(capsys, "runs", "--agent", "nobody")[1] == "no runs match\n"
     assert cli(capsys, "runs", sop_file, "--status", "done")[1].count("\n") == 2  # header + 1
@@ -194,7 +194,7 @@ def test_empty_store_says_so(capsys):
 
 def test_runs_listing_shows_the_newest_50_by_default(capsys):
     with open_store() as store:
-        ids = [store.save_run(sop_id="s", agent="scripted", status="done") for _ in range(53)]
+        ids = [store.runs.save(sop_id="s", agent="scripted", status="done") for _ in range(53)]
     header, *rows, note = cli(capsys, "runs")[1].splitlines()
     assert header.split()[0] == "ID" and len(rows) == 50
     assert [int(row.split()[0]) for row in rows] == ids[::-1][:50]

@@ -102,15 +102,15 @@ def test_store_refuses_to_merge_histories_of_two_files(tmp_path):
     save_sop(first, a)
     save_sop(second, b)
     with open_store(tmp_path / "store.db") as store:
-        store.record(first, "a", path=a)
+        store.history.record(first, "a", path=a)
         with pytest.raises(IdentityConflict, match="a.sop.json") as raised:
-            store.record(second, "b", path=b)
+            store.history.record(second, "b", path=b)
         assert "--new-id" in str(raised.value)
-        assert len(store.versions("pw")) == 1
-        store.record(first, "a again", path=a)  # the same file is fine
+        assert len(store.history.versions("pw")) == 1
+        store.history.record(first, "a again", path=a)  # the same file is fine
         a.rename(tmp_path / "moved.sop.json")  # a moved file keeps its history
-        store.record(second, "moved", path=tmp_path / "moved.sop.json")
-        assert len(store.versions("pw")) == 2
+        store.history.record(second, "moved", path=tmp_path / "moved.sop.json")
+        assert len(store.history.versions("pw")) == 2
 
 
 def test_cli_commit_refuses_then_commits_under_a_new_id(tmp_path, capsys):
@@ -128,7 +128,8 @@ def test_cli_commit_refuses_then_commits_under_a_new_id(tmp_path, capsys):
     assert run(["commit", str(b), "--db", str(db), "--new-id", "pw-other"]) == 0
     assert load_sop(b).id == "pw-other"
     with open_store(db) as store:
-        assert len(store.versions("pw")) == 1 and len(store.versions("pw-other")) == 1
+        assert len(store.history.versions("pw")) == 1
+        assert len(store.history.versions("pw-other")) == 1
 
 
 def test_rename_sop_moves_self_subflows_along_and_undoes():

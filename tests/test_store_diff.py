@@ -107,7 +107,7 @@ def test_type_sensitive_values_and_long_values_truncated():
 
 def test_diff_between_stored_versions(tmp_path):
     with open_store(tmp_path / "s.sqlite") as store:
-        store.record(base(), tag="v1")
-        store.record(changed())
-        diff = diff_sops(store.load("support", "v1"), store.load("support", "@0"))
+        store.history.record(base(), tag="v1")
+        store.history.record(changed())
+        diff = diff_sops(store.history.load("support", "v1"), store.history.load("support", "@0"))
     assert diff.to_dict() == diff_sops(base(), changed()).to_dict()

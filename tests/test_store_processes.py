@@ -33,7 +33,8 @@ def _child_loop(path: Path, round_no: int, write_fd: int) -> None:
     try:
         store = open_store(path)
         for i in range(10**9):
-            version = store.record(big_sop(f"r{round_no}-{i}"), f"round {round_no} save {i}")
+            version = store.history.record(big_sop(f"r{round_no}-{i}"),
+                                           f"round {round_no} save {i}")
             os.write(write_fd, f"{version.hash}\n".encode())
     finally:
         os._exit(0)
@@ -69,11 +70,11 @@ def test_sigkill_never_leaves_a_half_written_version(tmp_path):
     print('versions reported:', len(reported))
     with open_store(path) as store:
         assert store.integrity_check() == "ok"
-        stored = {v.hash for v in store.versions("crashy")}
+        stored = {v.hash for v in store.history.versions("crashy")}
         for digest in reported:
             assert digest in stored
-            assert hash_sop(store.load_hash(digest)) == digest
-        history = list(reversed(store.versions("crashy")))
+            assert hash_sop(store.history.load_hash(digest)) == digest
+        history = list(reversed(store.history.versions("crashy")))
         for older, newer in zip(history, history[1:]):
             assert newer.parent == older.hash
         orphans = store.conn.execute("SELECT COUNT(*) FROM versions v LEFT JOIN blobs b "
@@ -93,11 +94,11 @@ WRITER = textwrap.dedent("""
         time.sleep(0.001)
     for i in range(count):
         sop = SOP(id="shared", title=f"{who}-{i}", nodes=[Node(id="a", title=who)])
-        store.record(sop, f"{who} {i}")
+        store.history.record(sop, f"{who} {i}")
         events = [{"type": "say", "node": "a", "text": f"{who} {i} {k}"} for k in range(25)]
-        run = store.save_run(sop=sop, agent=who, settings={"i": i}, events=events[:10])
-        store.add_events(run, events[10:])
-        store.update_run(run, status="done")
+        run = store.runs.save(sop=sop, agent=who, settings={"i": i}, events=events[:10])
+        store.runs.add_events(run, events[10:])
+        store.runs.update(run, status="done")
         if i == 0:
             open(start + ".wrote." + who, "w").close()
         if i == count // 2:  # guarantee overlap on a loaded machine: wait for the other's first write
@@ -128,9 +129,9 @@ def test_two_processes_write_at_once_without_loss_or_lock_errors(tmp_path):
         assert "locked" not in err and proc.returncode == 0, err
         assert out.startswith("finished")
     with open_store(path) as store:
-        history = list(reversed(store.versions("shared")))
+        history = list(reversed(store.history.versions("shared")))
         assert len(history) == 2 * count
-        titles = {store.load_hash(v.hash).title for v in history}
+        titles = {store.history.load_hash(v.hash).title for v in history}
         assert titles == {f"{who}-{i}" for who in ("alpha", "beta") for i in range(count)}
         for older, newer in zip(history, history[1:]):
             assert newer.parent == older.hash  # head read and insert were never interleaved
@@ -139,9 +140,9 @@ def test_two_processes_write_at_once_without_loss_or_lock_errors(tmp_path):
         print("writer switches:", switches)
         assert switches >= 2  # the two processes really did write at the same time
         for who in ("alpha", "beta"):
-            runs = store.list_runs(agent=who)
+            runs = store.runs.list(agent=who)
             assert len(runs) == count and {r.status for r in runs} == {"done"}
             assert {r.event_count for r in runs} == {25}
-            events = store.load_run(runs[0].id).events
+            events = store.runs.load(runs[0].id).events
             assert [e["text"] for e in events] == [f"{who} {count - 1} {k}" for k in range(25)]
         assert store.integrity_check() == "ok"

@@ -43,10 +43,10 @@ def store(tmp_path):
 
 
 def test_events_round_trip_losslessly_and_in_order(store):
-    run_id = store.save_run(sop=sop(), agent="scripted", model=None, status="running")
-    store.add_events(run_id, EVENTS[:4])
-    assert store.add_events(run_id, EVENTS[4:]) == len(EVENTS)
-    record = store.load_run(run_id)
+    run_id = store.runs.save(sop=sop(), agent="scripted", model=None, status="running")
+    store.runs.add_events(run_id, EVENTS[:4])
+    assert store.runs.add_events(run_id, EVENTS[4:]) == len(EVENTS)
+    record = store.runs.load(run_id)
     assert record.events == EVENTS
     assert record.event_count == len(EVENTS)
     assert [e["type"] for e in record.events] == [e["type"] for e in EVENTS]
@@ -58,85 +58,85 @@ def test_events_round_trip_losslessly_and_in_order(store):
 
 def test_run_fields_version_and_scenario(store):
     document = sop()
-    scenario = store.save_scenario({"journey": 0, "user": {"order_id": 42}}, sop_id="orders",
+    scenario = store.runs.save_scenario({"journey": 0, "user": {"order_id": 42}}, sop_id="orders",
                                    name="late order", kind="correct")
-    assert store.save_scenario({"journey": 0, "user": {"order_id": 42}}) == scenario
-    assert store.scenario(scenario)["data"] == {"journey": 0, "user": {"order_id": 42}}
-    assert [s["id"] for s in store.scenarios("orders")] == [scenario]
+    assert store.runs.save_scenario({"journey": 0, "user": {"order_id": 42}}) == scenario
+    assert store.runs.scenario(scenario)["data"] == {"journey": 0, "user": {"order_id": 42}}
+    assert [s["id"] for s in store.runs.scenarios("orders")] == [scenario]
     started = datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
-    run_id = store.save_run(sop=document, scenario_id=scenario, agent="dpa", model="gpt-x",
+    run_id = store.runs.save(sop=document, scenario_id=scenario, agent="dpa", model="gpt-x",
                             settings={"temperature": 0.2, "max_tokens": 300},
                             started=started, events=EVENTS[:2])
-    store.update_run(run_id, status="done", outcome="resolved", metrics={"ujcs": 1.0},
+    store.runs.update(run_id, status="done", outcome="resolved", metrics={"ujcs": 1.0},
                      finished=started.timestamp() + 2.5)
-    record = store.load_run(run_id)
+    record = store.runs.load(run_id)
     assert record.version == hash_sop(document) and record.sop_id == "orders"
-    assert store.load_hash(record.version) == document  # the exact document ran is kept
-    assert store.versions("orders") == []  # ...without adding a history entry
+    assert store.history.load_hash(record.version) == document  # the exact document ran is kept
+    assert store.history.versions("orders") == []  # ...without adding a history entry
     assert record.settings == {"temperature": 0.2, "max_tokens": 300}
     assert (record.status, record.outcome, record.metrics) == ("done", "resolved", {"ujcs": 1.0})
     assert record.started == "2025-01-02T03:04:05.000+00:00"
     assert record.finished == "2025-01-02T03:04:07.500+00:00"
     assert record.to_dict(events=False).keys() >= {"id", "version", "agent", "metrics"}
     with pytest.raises(StoreError, match="cannot update"):
-        store.update_run(run_id, settings={})
+        store.runs.update(run_id, settings={})
     with pytest.raises(StoreError):
-        store.update_run(9999, status="done")
+        store.runs.update(9999, status="done")
     with pytest.raises(StoreError):
-        store.scenario("nope")
+        store.runs.scenario("nope")
 
 
 def test_run_state_is_stored_updated_and_left_out_of_listings(store):
     state = {"path": ["greet", "done"], "variables": {"order_id": 42, "note": None},
              "memory": [{"node": "greet", "observation": f"key {FAKE_KEY}"}], "turns": 2}
-    with_state = store.save_run(sop=sop(), agent="dpa", settings={"api_key": FAKE_KEY},
+    with_state = store.runs.save(sop=sop(), agent="dpa", settings={"api_key": FAKE_KEY},
                                 events=EVENTS[:2], state=state)
-    without = store.save_run(sop=sop(), agent="scripted", events=EVENTS[:2])
-    record = store.load_run(with_state)
+    without = store.runs.save(sop=sop(), agent="scripted", events=EVENTS[:2])
+    record = store.runs.load(with_state)
     assert record.state["variables"] == {"order_id": 42, "note": None}
     assert record.state["memory"][0]["observation"] == "key [redacted]"  # scrubbed like events
     assert record.events == EVENTS[:2] and record.to_dict()["state"] == record.state
-    assert store.load_run(without).state is None  # NULL: no state recorded, not JSON null
+    assert store.runs.load(without).state is None  # NULL: no state recorded, not JSON null
     assert store.conn.execute("SELECT state FROM runs WHERE id = ?", (without,)).fetchone() == (
         None,)
-    store.update_run(without, state={"path": ["greet"]})
-    assert store.load_run(without).state == {"path": ["greet"]}
-    store.update_run(with_state, state=None)
-    assert store.load_run(with_state).state is None
-    listed = store.list_runs()
+    store.runs.update(without, state={"path": ["greet"]})
+    assert store.runs.load(without).state == {"path": ["greet"]}
+    store.runs.update(with_state, state=None)
+    assert store.runs.load(with_state).state is None
+    listed = store.runs.list()
     assert [r.state for r in listed] == [None, None]
     assert all("state" not in r.to_dict(events=False) for r in listed)
 
 
-def test_list_runs_filters(store):
+def test_runs_list_filters(store):
     first, second = sop(), sop().model_copy(update={"title": "Orders v2"})
-    a = store.save_run(sop=first, agent="scripted", status="done")
-    b = store.save_run(sop=second, agent="dpa", model="m", status="failed", events=EVENTS)
-    c = store.save_run(sop_id="other", agent="dpa", status="done")
-    assert [r.id for r in store.list_runs()] == [c, b, a]
-    assert [r.id for r in store.list_runs(sop_id="orders")] == [b, a]
-    assert [r.id for r in store.list_runs(agent="dpa")] == [c, b]
-    assert [r.id for r in store.list_runs(status="done", agent="dpa")] == [c]
-    assert [r.id for r in store.list_runs(version=hash_sop(first)[:8])] == [a]
-    assert [r.id for r in store.list_runs(version=hash_sop(second))] == [b]
-    listed = store.list_runs(agent="dpa", status="failed")[0]
+    a = store.runs.save(sop=first, agent="scripted", status="done")
+    b = store.runs.save(sop=second, agent="dpa", model="m", status="failed", events=EVENTS)
+    c = store.runs.save(sop_id="other", agent="dpa", status="done")
+    assert [r.id for r in store.runs.list()] == [c, b, a]
+    assert [r.id for r in store.runs.list(sop_id="orders")] == [b, a]
+    assert [r.id for r in store.runs.list(agent="dpa")] == [c, b]
+    assert [r.id for r in store.runs.list(status="done", agent="dpa")] == [c]
+    assert [r.id for r in store.runs.list(version=hash_sop(first)[:8])] == [a]
+    assert [r.id for r in store.runs.list(version=hash_sop(second))] == [b]
+    listed = store.runs.list(agent="dpa", status="failed")[0]
     assert listed.events == [] and listed.event_count == len(EVENTS)
-    assert len(store.list_runs(limit=1)) == 1
-    store.delete_run(b)
+    assert len(store.runs.list(limit=1)) == 1
+    store.runs.delete(b)
     assert store.conn.execute("SELECT COUNT(*) FROM steps").fetchone()[0] == 0
     with pytest.raises(StoreError):
-        store.load_run(b)
+        store.runs.load(b)
 
 
 def test_bad_events_are_refused_whole(store):
-    run_id = store.save_run(sop_id="x")
+    run_id = store.runs.save(sop_id="x")
     with pytest.raises(StoreError, match="must be a dict"):
-        store.add_events(run_id, [{"type": "say"}, "not an event"])
+        store.runs.add_events(run_id, [{"type": "say"}, "not an event"])
     with pytest.raises(StoreError, match="cannot be stored"):
-        store.add_events(run_id, [{"type": "say", "result": object()}])
-    assert store.load_run(run_id).events == []  # the batch is one transaction
+        store.runs.add_events(run_id, [{"type": "say", "result": object()}])
+    assert store.runs.load(run_id).events == []  # the batch is one transaction
     with pytest.raises(StoreError, match="no run"):
-        store.add_events(12345, [{"type": "say"}])
+        store.runs.add_events(12345, [{"type": "say"}])
 
 
 def test_secret_keys_are_recognised():
@@ -160,14 +160,14 @@ def test_no_secret_is_written_to_the_file(tmp_path, monkeypatch):
                            "default_headers": [f"Bearer {FAKE_BEARER}"]},
                 "nested": [{"password": "hunter2-hunter2"}, {"apiKey": FAKE_KEY}]}
     with open_store(path) as store:
-        scenario = store.save_scenario({"user": {"name": "Ann"}, "token": FAKE_KEY})
-        run_id = store.save_run(sop=sop(), agent="dpa", settings=settings, scenario_id=scenario,
+        scenario = store.runs.save_scenario({"user": {"name": "Ann"}, "token": FAKE_KEY})
+        run_id = store.runs.save(sop=sop(), agent="dpa", settings=settings, scenario_id=scenario,
                                 metrics={"note": f"used {FAKE_KEY}"})
-        store.add_events(run_id, [
+        store.runs.add_events(run_id, [
             {"type": "say", "text": f"debug: key={FAKE_KEY}"},
             {"type": "tool_call", "tool": "t", "arguments": {"auth": FAKE_BEARER}},
             {"type": "user", "text": "env says env-secret-value-424242"}])
-        record = store.load_run(run_id)
+        record = store.runs.load(run_id)
         assert record.settings == {"model": "gpt-x", "temperature": 0,
                                    "client": {"base_url": "http://127.0.0.1:9/v1",
                                               "headers": {"X-Trace": "ok"},
@@ -188,11 +188,11 @@ def test_url_userinfo_never_reaches_the_file(tmp_path, monkeypatch):
     base_url = "http://alice:pw-S3cr3t-99@127.0.0.1:9/v1"
     settings = {"base_url": base_url, "mirrors": ["https://bob:hunter22x@example.test/a"]}
     with open_store(path) as store:
-        run_id = store.save_run(sop=sop(), agent="dpa", settings=settings)
-        store.add_events(run_id, [
+        run_id = store.runs.save(sop=sop(), agent="dpa", settings=settings)
+        store.runs.add_events(run_id, [
             {"type": "say", "text": f"calling {base_url}/chat"},
             {"type": "tool_call", "tool": "t", "arguments": {"url": "ftp://x:y@h/f"}}])
-        record = store.load_run(run_id)
+        record = store.runs.load(run_id)
         assert record.settings == {"base_url": "http://127.0.0.1:9/v1",
                                    "mirrors": ["https://example.test/a"]}
         assert record.events[0]["text"] == "calling http://127.0.0.1:9/v1/chat"
@@ -214,15 +214,15 @@ def test_strip_userinfo_keeps_urls_without_it():
 
 
 def test_one_store_shared_between_threads(store):
-    run_id = store.save_run(sop_id="threads")
+    run_id = store.runs.save(sop_id="threads")
     errors = []
 
     def writer(who: int) -> None:
         try:
             for batch in range(20):
-                store.add_events(run_id, [{"type": "say", "text": f"{who}:{batch}:{k}"}
+                store.runs.add_events(run_id, [{"type": "say", "text": f"{who}:{batch}:{k}"}
                                           for k in range(10)])
-                store.list_runs(sop_id="threads")
+                store.runs.list(sop_id="threads")
         except Exception as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
 
@@ -232,7 +232,7 @@ def test_one_store_shared_between_threads(store):
     for thread in threads:
         thread.join()
     assert errors == []
-    texts = [e["text"] for e in store.load_run(run_id).events]
+    texts = [e["text"] for e in store.runs.load(run_id).events]
     assert len(texts) == len(set(texts)) == 4 * 20 * 10
     for who in range(4):  # each thread's batches stay in its own order
         mine = [t for t in texts if t.startswith(f"{who}:")]
@@ -245,7 +245,7 @@ def test_url_userinfo_in_events_is_stripped_even_with_no_known_secrets(tmp_path,
             monkeypatch.delenv(name)
     path = tmp_path / "s.sqlite"
     with open_store(str(path)) as store:
-        run = store.save_run(sop_id=None, agent="x", settings={},
+        run = store.runs.save(sop_id=None, agent="x", settings={},
                              events=[{"type": "say", "text": "see https://bob:Hunter2-xyz@h.example/x"}])
-        assert "Hunter2-xyz" not in store.load_run(run).events[0]["text"]
+        assert "Hunter2-xyz" not in store.runs.load(run).events[0]["text"]
     assert b"Hunter2-xyz" not in path.read_bytes()

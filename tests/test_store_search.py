@@ -43,31 +43,31 @@ def _store_runs(store, kinds=("correct", "failing-function")):
 
 def test_a_tool_name_an_error_code_and_agent_words_find_their_runs(store):
     ids = _store_runs(store)
-    by_tool = store.search_runs("check_user_status")
+    by_tool = store.runs.search("check_user_status")
     assert [h["run_id"] for h in by_tool] == sorted(ids.values(), reverse=True)  # newest first
     assert KEYS <= set(by_tool[0])
-    failing = store.search_runs("api_error")
+    failing = store.runs.search("api_error")
     assert [h["run_id"] for h in failing] == [ids["failing-function"]]
     hit = failing[0]
     assert (hit["scenario"], hit["outcome"], hit["agent"]) == (
         "failing-function", "technical-issue", "scripted")
     assert f"{SNIPPET_OPEN}api_error{SNIPPET_CLOSE}" in hit["snippet"] and hit["match"] == "trace"
-    words = store.search_runs("technical issue")  # the grace message the agent said
+    words = store.runs.search("technical issue")  # the grace message the agent said
     assert [h["run_id"] for h in words] == [ids["failing-function"]]
-    assert store.load_run(hit["run_id"]).events[hit["event"]]["result"] == {"error": "api_error"}
+    assert store.runs.load(hit["run_id"]).events[hit["event"]]["result"] == {"error": "api_error"}
 
 
 def test_every_word_must_occur_and_the_last_may_be_a_prefix(store):
     ids = _store_runs(store)
-    assert store.search_runs("api_error resolved") == []
-    assert [h["run_id"] for h in store.search_runs("technical iss")] == [ids["failing-function"]]
-    assert store.search_runs("zebra") == []
+    assert store.runs.search("api_error resolved") == []
+    assert [h["run_id"] for h in store.runs.search("technical iss")] == [ids["failing-function"]]
+    assert store.runs.search("zebra") == []
 
 
 def test_version_messages_find_the_runs_of_that_version(store):
-    store.record(listing_blocked(), message="Tighter refund loop after the audit")
+    store.history.record(listing_blocked(), message="Tighter refund loop after the audit")
     ids = _store_runs(store, kinds=("correct",))
-    hits = store.search_runs("refund audit")
+    hits = store.runs.search("refund audit")
     assert [h["run_id"] for h in hits] == [ids["correct"]]
     assert hits[0]["match"] == "version" and hits[0]["event"] is None
     assert hits[0]["snippet"].startswith(VERSION_PREFIX)
@@ -78,26 +78,26 @@ def test_sop_filter_and_limit(store):
     ids = _store_runs(store)
     other = SOP(id="other", title="Other", start="a",
                 nodes=[Node(id="a", kind="end", say="check_user_status is down")])
-    other_run = store.save_run(sop=other, agent="scripted", status="finished",
+    other_run = store.runs.save(sop=other, agent="scripted", status="finished",
                                events=[{"type": "say", "node": "a",
                                         "text": "check_user_status is down"}])
-    everything = store.search_runs("check_user_status")
+    everything = store.runs.search("check_user_status")
     assert everything[0]["run_id"] == other_run and len(everything) == 3
-    mine = store.search_runs("check_user_status", sop_id="listing-blocked")
+    mine = store.runs.search("check_user_status", sop_id="listing-blocked")
     assert {h["run_id"] for h in mine} == set(ids.values())
-    assert len(store.search_runs("check_user_status", limit=1)) == 1
-    assert store.search_runs("check_user_status", limit=0) == []
+    assert len(store.runs.search("check_user_status", limit=1)) == 1
+    assert store.runs.search("check_user_status", limit=0) == []
 
 
 def test_the_index_follows_appended_events_and_deleted_runs(store):
-    run_id = store.save_run(sop_id="s", status="running")
-    assert store.search_runs("quokka") == []
-    store.add_events(run_id, [{"type": "user", "text": "my pet quokka"}])
-    store.add_events(run_id, [{"type": "guardrail", "code": "tool-not-in-node", "text": "no"}])
-    assert [h["run_id"] for h in store.search_runs("quokka")] == [run_id]
-    assert [h["event"] for h in store.search_runs("tool-not-in-node")] == [1]
-    store.delete_run(run_id)
-    assert store.search_runs("quokka") == []
+    run_id = store.runs.save(sop_id="s", status="running")
+    assert store.runs.search("quokka") == []
+    store.runs.add_events(run_id, [{"type": "user", "text": "my pet quokka"}])
+    store.runs.add_events(run_id, [{"type": "guardrail", "code": "tool-not-in-node", "text": "no"}])
+    assert [h["run_id"] for h in store.runs.search("quokka")] == [run_id]
+    assert [h["event"] for h in store.runs.search("tool-not-in-node")] == [1]
+    store.runs.delete(run_id)
+    assert store.runs.search("quokka") == []
     assert store.conn.execute("SELECT COUNT(*) FROM step_search").fetchone()[0] == 0
     assert store.integrity_check() == "ok"
 
@@ -106,7 +106,7 @@ def test_the_index_follows_appended_events_and_deleted_runs(store):
                                   'NEAR(a b)', "'; DROP TABLE runs; --", '', '   ', '-', '""'])
 def test_fts_syntax_in_the_text_never_raises(store, text):
     _store_runs(store, kinds=("correct",))
-    assert isinstance(store.search_runs(text), list)
+    assert isinstance(store.runs.search(text), list)
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def shared_store(tmp_path_factory):
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(max_size=30))
 def test_any_text_is_a_safe_query(shared_store, text):
-    for hit in shared_store.search_runs(text):
+    for hit in shared_store.runs.search(text):
         assert KEYS <= set(hit)
 
 
@@ -147,10 +147,11 @@ def test_upgrading_a_v3_store_indexes_its_runs_and_messages(tmp_path):
     conn.close()
     with open_store(path) as store:
         for text, event in (("invalid_id", 0), ("LST9", 0), ("attempts-exhausted", 1)):
-            hits = store.search_runs(text)
+            hits = store.runs.search(text)
             assert [(h["run_id"], h["event"]) for h in hits] == [(1, event)], text
-        assert store.search_runs("walrus")[0]["match"] == "version"
-        store.record(listing_blocked().model_copy(update={"title": "New"}), message="narwhal")
+        assert store.runs.search("walrus")[0]["match"] == "version"
+        store.history.record(listing_blocked().model_copy(update={"title": "New"}),
+                             message="narwhal")
         assert store.conn.execute("SELECT COUNT(*) FROM versions_fts WHERE versions_fts "
                                   "MATCH 'narwhal'").fetchone()[0] == 1
         assert store.integrity_check() == "ok"

@@ -33,30 +33,30 @@ def store(tmp_path):
 
 def test_add_get_update_remove(store):
     tool = Tool(name="lookup", description="Find a user", parameters=SCHEMA, method="POST")
-    store.add_tool(tool)
-    assert store.get_tool("lookup") == tool
+    store.library.add(tool)
+    assert store.library.get("lookup") == tool
     with pytest.raises(StoreError, match="already exists"):
-        store.add_tool(tool)
-    store.update_tool(tool.model_copy(update={"description": "Find a customer"}))
-    assert store.get_tool("lookup").description == "Find a customer"
+        store.library.add(tool)
+    store.library.update(tool.model_copy(update={"description": "Find a customer"}))
+    assert store.library.get("lookup").description == "Find a customer"
     with pytest.raises(StoreError, match="no tool"):
-        store.update_tool(Tool(name="ghost"))
-    store.remove_tool("lookup")
-    assert store.list_tools() == []
+        store.library.update(Tool(name="ghost"))
+    store.library.remove("lookup")
+    assert store.library.list() == []
     with pytest.raises(StoreError):
-        store.get_tool("lookup")
+        store.library.get("lookup")
 
 
 def test_list_and_search(store):
     for name, description in (("send_email", "Email the customer"),
                               ("lookup_order", "Find an order by id"),
                               ("refund", "Refund a customer order")):
-        store.add_tool(Tool(name=name, description=description))
-    assert [t.name for t in store.list_tools()] == ["lookup_order", "refund", "send_email"]
-    assert [t.name for t in store.search_tools("ORDER")] == ["lookup_order", "refund"]
-    assert [t.name for t in store.search_tools("customer order")] == ["refund"]
-    assert [t.name for t in store.search_tools("email")] == ["send_email"]
-    assert store.search_tools("nothing-like-this") == []
+        store.library.add(Tool(name=name, description=description))
+    assert [t.name for t in store.library.list()] == ["lookup_order", "refund", "send_email"]
+    assert [t.name for t in store.library.search("ORDER")] == ["lookup_order", "refund"]
+    assert [t.name for t in store.library.search("customer order")] == ["refund"]
+    assert [t.name for t in store.library.search("email")] == ["send_email"]
+    assert store.library.search("nothing-like-this") == []
 
 
 def test_parse_both_spec_forms_keeps_schema_verbatim():
@@ -81,71 +81,71 @@ def test_library_import_keeps_sop_bench_required_and_reads_tool_config(store, tm
                              "required": ["patient_name"]}}}
     path = tmp_path / "bedrock.json"
     path.write_text(json.dumps({"toolConfig": {"tools": [spec, BEDROCK[1]]}}))
-    assert [t.name for t in store.import_tools(path)] == ["getPatientId", "closeTicket"]
-    assert store.get_tool("getPatientId").required_parameters() == ["patient_name"]
-    assert store.get_tool("getPatientId").parameters["properties"] == {
+    assert [t.name for t in store.library.import_file(path)] == ["getPatientId", "closeTicket"]
+    assert store.library.get("getPatientId").required_parameters() == ["patient_name"]
+    assert store.library.get("getPatientId").parameters["properties"] == {
         "patient_name": {"type": "string"}}
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps([{"toolSpec": {"description": "no name"}}]))
     with pytest.raises(StoreError, match="bad.json: item 0"):
-        store.import_tools(bad)
+        store.library.import_file(bad)
 
 
 def test_import_files(store, tmp_path):
     bedrock, openai = tmp_path / "toolspecs.json", tmp_path / "openai.json"
     bedrock.write_text(json.dumps(BEDROCK))
     openai.write_text(json.dumps(OPENAI))
-    store.import_tools(bedrock)
-    store.import_tools(openai)
-    assert [t.name for t in store.list_tools()] == ["closeTicket", "flat", "getAccount", "refund"]
-    assert store.get_tool("getAccount").parameters == SCHEMA
+    store.library.import_file(bedrock)
+    store.library.import_file(openai)
+    assert [t.name for t in store.library.list()] == ["closeTicket", "flat", "getAccount", "refund"]
+    assert store.library.get("getAccount").parameters == SCHEMA
     changed = [dict(BEDROCK[0], toolSpec=dict(BEDROCK[0]["toolSpec"], description="v2"))]
     bedrock.write_text(json.dumps(changed))
     with pytest.raises(StoreError, match="already exists"):
-        store.import_tools(bedrock, replace=False)
-    assert store.get_tool("getAccount").description == "Look up a customer account"
-    store.import_tools(bedrock)
-    assert store.get_tool("getAccount").description == "v2"
+        store.library.import_file(bedrock, replace=False)
+    assert store.library.get("getAccount").description == "Look up a customer account"
+    store.library.import_file(bedrock)
+    assert store.library.get("getAccount").description == "v2"
     broken = tmp_path / "broken.json"
     broken.write_text("[{")
     with pytest.raises(StoreError, match="not valid JSON"):
-        store.import_tools(broken)
+        store.library.import_file(broken)
     with pytest.raises(StoreError, match="cannot read"):
-        store.import_tools(tmp_path / "missing.json")
+        store.library.import_file(tmp_path / "missing.json")
 
 
 def test_bind_copies_the_tool_into_the_sop(store):
-    store.add_tool(Tool(name="lookup", description="v1", parameters=SCHEMA))
+    store.library.add(Tool(name="lookup", description="v1", parameters=SCHEMA))
     sop = SOP(id="s", nodes=[Node(id="a")])
-    bound = store.bind(sop, "lookup", node_id="a")
+    bound = store.library.bind(sop, "lookup", node_id="a")
     assert sop.tools == [] and sop.node("a").tools == []  # the input is untouched
-    assert bound.tool("lookup") == store.get_tool("lookup")
+    assert bound.tool("lookup") == store.library.get("lookup")
     assert bound.node("a").tools == ["lookup"]
     rebound = bind_tool(bound, Tool(name="lookup", description="v2"), node_id="a")
     assert len(rebound.tools) == 1 and rebound.tool("lookup").description == "v2"
     assert rebound.node("a").tools == ["lookup"]
     with pytest.raises(EditError):
-        store.bind(sop, "lookup", node_id="missing")
+        store.library.bind(sop, "lookup", node_id="missing")
     with pytest.raises(StoreError):
-        store.bind(sop, "unknown")
+        store.library.bind(sop, "unknown")
 
 
 def test_drift_reports_latest_versions_that_differ(store):
-    store.add_tool(Tool(name="lookup", description="v1", parameters=SCHEMA))
-    store.add_tool(Tool(name="other", description="unused"))
+    store.library.add(Tool(name="lookup", description="v1", parameters=SCHEMA))
+    store.library.add(Tool(name="other", description="unused"))
     base = SOP(id="a", nodes=[Node(id="n")])
-    in_sync = store.bind(base, "lookup")
-    store.record(in_sync)
-    stale = store.bind(base.model_copy(update={"id": "b"}), "lookup")
-    store.record(stale)
+    in_sync = store.library.bind(base, "lookup")
+    store.history.record(in_sync)
+    stale = store.library.bind(base.model_copy(update={"id": "b"}), "lookup")
+    store.history.record(stale)
     local = SOP(id="c", tools=[Tool(name="local_only")])
-    store.record(local)
-    assert store.tool_drift() == []
-    store.update_tool(Tool(name="lookup", description="v2", parameters=SCHEMA))
-    store.record(store.bind(in_sync, "lookup"))  # 'a' picks up the new library copy
-    drift = store.tool_drift()
+    store.history.record(local)
+    assert store.library.drift() == []
+    store.library.update(Tool(name="lookup", description="v2", parameters=SCHEMA))
+    store.history.record(store.library.bind(in_sync, "lookup"))  # 'a' picks up the new library copy
+    drift = store.library.drift()
     assert [(d.sop_id, d.tool) for d in drift] == [("b", "lookup")]
     assert [(c.field, c.old, c.new) for c in drift[0].changes] == [("description", "v1", "v2")]
-    assert drift[0].version == store.head("b").hash
-    assert store.tool_drift("a") == []
+    assert drift[0].version == store.history.head("b").hash
+    assert store.library.drift("a") == []
     assert drift[0].to_dict()["changes"][0]["new"] == "v2"

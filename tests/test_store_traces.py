@@ -72,7 +72,7 @@ def test_save_load_replay_and_query(store, sop, compiled, scenarios):
     trace = run_scenario(compiled, scenario)
     run_id = save_trace(store, sop, scenario, trace, agent="scripted",
                         settings={"seed": 0}, started=1_700_000_000, finished=1_700_000_002)
-    record = store.load_run(run_id)
+    record = store.runs.load(run_id)
     assert (record.sop_id, record.version, record.agent) == (sop.id, hash_sop(sop), "scripted")
     assert (record.status, record.outcome) == ("finished", trace.outcome)
     assert record.started.startswith("2023-11-14T22:13:20") and record.finished > record.started
@@ -80,7 +80,7 @@ def test_save_load_replay_and_query(store, sop, compiled, scenarios):
     assert record.metrics["scenario"] == scenario.id and record.metrics["correct"] is True
     assert record.event_count == len(trace.events) and len(trace.events) > 5
     assert [e["type"] for e in record.events] == [e.type for e in trace.events]
-    stored_scenario = store.scenario(record.scenario_id)
+    stored_scenario = store.runs.scenario(record.scenario_id)
     assert stored_scenario["data"] == scenario.to_dict()
     assert (stored_scenario["name"], stored_scenario["kind"]) == (scenario.id, "failing-function")
 
@@ -91,8 +91,8 @@ def test_save_load_replay_and_query(store, sop, compiled, scenarios):
     for query in ({"sop_id": sop.id}, {"version": hash_sop(sop)[:10]}, {"agent": "scripted"},
                   {"status": "finished"}, {"sop_id": sop.id, "agent": "scripted",
                                            "status": "finished"}):
-        assert [r.id for r in store.list_runs(**query)] == [run_id], query
-    assert store.list_runs(agent="dpa") == [] and store.list_runs(status="stopped") == []
+        assert [r.id for r in store.runs.list(**query)] == [run_id], query
+    assert store.runs.list(agent="dpa") == [] and store.runs.list(status="stopped") == []
 
 
 def test_query_separates_versions_agents_and_statuses(store, sop, compiled, scenarios):
@@ -104,11 +104,11 @@ def test_query_separates_versions_agents_and_statuses(store, sop, compiled, scen
     stopped = run_scenario(CompiledSop(changed), scenario, cancel=stopper)
     assert stopped.outcome == "stopped"
     second = save_trace(store, changed, scenario, stopped, agent="spa", model="m")
-    assert [r.id for r in store.list_runs(version=hash_sop(changed))] == [second]
-    assert [r.id for r in store.list_runs(version=hash_sop(sop))] == [first]
-    assert [r.id for r in store.list_runs(status="stopped")] == [second]
-    assert [r.id for r in store.list_runs(agent="spa")] == [second]
-    assert [r.id for r in store.list_runs(sop_id=sop.id)] == [second, first]
+    assert [r.id for r in store.runs.list(version=hash_sop(changed))] == [second]
+    assert [r.id for r in store.runs.list(version=hash_sop(sop))] == [first]
+    assert [r.id for r in store.runs.list(status="stopped")] == [second]
+    assert [r.id for r in store.runs.list(agent="spa")] == [second]
+    assert [r.id for r in store.runs.list(sop_id=sop.id)] == [second, first]
     assert load_trace(store, second).to_dict() == stopped.to_dict()
 
 
@@ -118,7 +118,7 @@ def test_replay_makes_no_model_call(store, sop, compiled, scenarios, monkeypatch
     trace = orchestrator_for(compiled, scenario, agent).run()
     assert agent.calls > 0 and trace.meta["agent"] == "dpa"
     run_id = save_trace(store, sop, scenario, trace, agent=agent, model="fake-model")
-    assert store.load_run(run_id).agent == "dpa"
+    assert store.runs.load(run_id).agent == "dpa"
 
     # Every way a model or a tool could be reached now fails loudly.
     agent.offline = True
@@ -160,12 +160,12 @@ def test_batch_is_stored_in_one_transaction(store, sop, compiled, scenarios):
                      started=1_700_000_000, finished=1_700_000_060)
     store.conn.set_trace_callback(None)
     assert len(begins) == 1 and len(ids) == len(scenarios) == len(set(ids))
-    assert sorted(r.id for r in store.list_runs(sop_id=sop.id)) == sorted(ids)
-    assert {s["kind"] for s in store.scenarios(sop.id)} == {s.type for s in scenarios}
+    assert sorted(r.id for r in store.runs.list(sop_id=sop.id)) == sorted(ids)
+    assert {s["kind"] for s in store.runs.scenarios(sop.id)} == {s.type for s in scenarios}
     for run_id, result in zip(ids, batch.results):
-        record = store.load_run(run_id)
+        record = store.runs.load(run_id)
         assert record.metrics == result.metrics and record.status == "finished"
-        assert store.scenario(record.scenario_id)["name"] == result.scenario.id
+        assert store.runs.scenario(record.scenario_id)["name"] == result.scenario.id
         assert load_trace(store, run_id).to_dict() == result.trace.to_dict()
     assert same_trace(replay_run(store, ids[-1]), batch.results[-1].trace)
 
@@ -176,11 +176,11 @@ def test_failed_and_cancelled_batch_runs_are_stored_too(store, sop, compiled, sc
     batch = run_batch(compiled, scenarios[:3], "scripted", cancel=cancel)
     batch.results[0].error, batch.results[0].trace = "RuntimeError: endpoint down", None
     ids = save_batch(store, sop, batch, "dpa", model="m")
-    records = [store.load_run(i) for i in ids]
+    records = [store.runs.load(i) for i in ids]
     assert [r.status for r in records] == ["failed", "cancelled", "cancelled"]
     assert records[0].metrics == {"error": "RuntimeError: endpoint down"}
     assert all(r.event_count == 0 and r.version == hash_sop(sop) for r in records)
-    assert [r.id for r in store.list_runs(status="failed", agent="dpa")] == [ids[0]]
+    assert [r.id for r in store.runs.list(status="failed", agent="dpa")] == [ids[0]]
 
 
 def test_no_secret_reaches_the_database(tmp_path, sop, compiled, scenarios):
@@ -194,7 +194,7 @@ def test_no_secret_reaches_the_database(tmp_path, sop, compiled, scenarios):
                                       "headers": {"Authorization": f"Bearer {SECRET}"}})
         batch = run_batch(compiled, scenarios[:2], "scripted")
         save_batch(store, sop, batch, "dpa", settings={"api_key": SECRET})
-        record = store.load_run(run_id)
+        record = store.runs.load(run_id)
         assert record.settings["base_url"] == "http://127.0.0.1:9/v1"
         assert "api_key" not in record.settings and record.settings["headers"] == {}
         assert "[redacted]" in load_trace(store, run_id).events[1].text
@@ -211,10 +211,10 @@ def test_runs_saved_without_final_state_load_from_their_events(store, sop, compi
     and a replay restores the rest (memory, variables)."""
     scenario = by_type(scenarios, "correct")
     trace = run_scenario(compiled, scenario)
-    run_id = store.save_run(sop=sop, agent="scripted", settings={"meta": dict(trace.meta)},
+    run_id = store.runs.save(sop=sop, agent="scripted", settings={"meta": dict(trace.meta)},
                             status="finished", outcome=trace.outcome,
                             events=[e.to_dict() for e in trace.events])
-    assert store.load_run(run_id).state is None
+    assert store.runs.load(run_id).state is None
     loaded = load_trace(store, run_id)
     assert loaded.memory == [] and loaded.variables == {}  # not recoverable from events alone
     assert (loaded.path, loaded.edges, loaded.tool_trace) == (trace.path, trace.edges,
@@ -229,7 +229,7 @@ def test_final_state_is_a_run_column_not_part_of_an_event(store, sop, compiled, 
     trace = run_scenario(compiled, scenario)
     assert trace.variables and trace.memory
     run_id = save_trace(store, sop, scenario, trace, agent="scripted")
-    record = store.load_run(run_id)
+    record = store.runs.load(run_id)
     assert record.events == [e.to_dict() for e in trace.events]  # nothing rides along
     whole = trace.to_dict()
     assert record.state == {k: whole[k] for k in STATE_FIELDS}
@@ -239,14 +239,14 @@ def test_final_state_is_a_run_column_not_part_of_an_event(store, sop, compiled, 
         "SELECT extra FROM steps WHERE run_id = ? AND extra IS NOT NULL", (run_id,))]
     assert all("final_state" not in extra for extra in extras)
     # A listing leaves the state out, as it leaves out the events.
-    listed = store.list_runs(sop_id=sop.id)[0]
+    listed = store.runs.list(sop_id=sop.id)[0]
     assert listed.state is None and "state" not in listed.to_dict(events=False)
 
 
 def test_replaying_a_run_without_document_is_a_clear_error(store, sop, compiled, scenarios):
     scenario = by_type(scenarios, "correct")
     trace = run_scenario(compiled, scenario)
-    run_id = store.save_run(sop_id=sop.id, agent="scripted", outcome=trace.outcome,
+    run_id = store.runs.save(sop_id=sop.id, agent="scripted", outcome=trace.outcome,
                             events=[e.to_dict() for e in trace.events])
     with pytest.raises(StoreError, match="no stored SOP document"):
         replay_run(store, run_id)
@@ -273,9 +273,9 @@ def test_a_run_stored_by_a_v2_store_loads_equal_after_the_upgrade(tmp_path, sop,
     conn.close()
     with open_store(path) as store:
         assert store.schema_version == schema.LATEST
-        record = store.load_run(1)
+        record = store.runs.load(1)
         assert record.events == [e.to_dict() for e in trace.events]
         assert record.state == events[-1]["final_state"]
         assert load_trace(store, 1).to_dict() == whole
         assert same_trace(replay_run(store, 1, sop=sop), trace)
-        assert [h["run_id"] for h in store.search_runs(scenario.failing["error"])] == [1]
+        assert [h["run_id"] for h in store.runs.search(scenario.failing["error"])] == [1]

@@ -83,56 +83,58 @@ def test_must_exist_refuses_a_missing_file(tmp_path, monkeypatch):
 
 def test_record_is_content_addressed_and_deduplicated(store):
     sop = make_sop()
-    first = store.record(sop, "first", author="ana")
+    first = store.history.record(sop, "first", author="ana")
     expected = hashlib.sha256(canonical_json(sop).encode()).hexdigest()
     assert first.hash == expected and first.short == expected[:12]
     assert first.parent is None and first.author == "ana" and first.message == "first"
-    again = store.record(make_sop(), "nothing changed")
-    assert again.id == first.id and len(store.versions("refund")) == 1
-    second = store.record(edited(sop, title="Refunds"), "rename")
+    again = store.history.record(make_sop(), "nothing changed")
+    assert again.id == first.id and len(store.history.versions("refund")) == 1
+    second = store.history.record(edited(sop, title="Refunds"), "rename")
     assert second.parent == first.hash
-    assert [v.message for v in store.versions("refund")] == ["rename", "first"]
-    assert store.record(sop, "back").hash == first.hash  # A -> B -> A is a third history entry
-    assert len(store.versions("refund")) == 3
+    assert [v.message for v in store.history.versions("refund")] == ["rename", "first"]
+    # A -> B -> A is a third history entry
+    assert store.history.record(sop, "back").hash == first.hash
+    assert len(store.history.versions("refund")) == 3
     assert store.conn.execute("SELECT COUNT(*) FROM blobs").fetchone()[0] == 2
 
 
 def test_default_author_is_the_os_user(store):
     import getpass
 
-    assert store.record(make_sop()).author == getpass.getuser()
+    assert store.history.record(make_sop()).author == getpass.getuser()
 
 
 def test_load_restore_and_resolve(store):
     sop = make_sop()
-    v1 = store.record(sop, tag="v1")
+    v1 = store.history.record(sop, tag="v1")
     sop2 = edited(sop, title="Second")
-    v2 = store.record(sop2)
-    v3 = store.record(edited(sop, title="Third"))
-    assert store.load("refund", "v1") == sop
-    assert store.load("refund", "@1") == sop2
-    assert store.load("refund").title == "Third"
-    assert store.resolve("refund", "@0").id == v3.id == store.resolve("refund", "head").id
-    assert store.resolve("refund", v2.short).id == v2.id
-    assert store.resolve("refund", v1.hash[:6].upper()).id == v1.id
-    assert store.resolve("refund", v1.hash).tags == ["v1"]
-    restored = store.restore("refund", "v1")
+    v2 = store.history.record(sop2)
+    v3 = store.history.record(edited(sop, title="Third"))
+    assert store.history.load("refund", "v1") == sop
+    assert store.history.load("refund", "@1") == sop2
+    assert store.history.load("refund").title == "Third"
+    history = store.history
+    assert history.resolve("refund", "@0").id == v3.id == history.resolve("refund", "head").id
+    assert store.history.resolve("refund", v2.short).id == v2.id
+    assert store.history.resolve("refund", v1.hash[:6].upper()).id == v1.id
+    assert store.history.resolve("refund", v1.hash).tags == ["v1"]
+    restored = store.history.restore("refund", "v1")
     assert restored == sop and canonical_json(restored) == canonical_json(sop)
-    assert len(store.versions("refund")) == 3  # restoring records nothing by itself
+    assert len(store.history.versions("refund")) == 3  # restoring records nothing by itself
 
 
 def test_revision_errors(store):
-    store.record(make_sop())
+    store.history.record(make_sop())
     for bad, fragment in (("@5", "shorter"), ("nonsense", "unknown revision"),
                           ("ffffffff", "no version matches"), ("abc", "unknown revision")):
         with pytest.raises(StoreError, match=fragment):
-            store.resolve("refund", bad)
+            store.history.resolve("refund", bad)
     with pytest.raises(StoreError):
-        store.resolve("other-sop", "@0")
+        store.history.resolve("other-sop", "@0")
 
 
 def test_ambiguous_prefix(store):
-    digest = store.record(make_sop()).hash
+    digest = store.history.record(make_sop()).hash
     # A second version sharing the first 4 hex digits would take ~65,000 saves to meet by
     # chance; plant one directly (same document under a crafted hash).
     twin = digest[:4] + "0" * 60 if digest[4] != "0" else digest[:4] + "1" * 60
@@ -141,54 +143,56 @@ def test_ambiguous_prefix(store):
     store.conn.execute("INSERT INTO versions (sop_id, hash, message, created) "
                        "VALUES ('refund', ?, '', '2020-01-01')", (twin,))
     with pytest.raises(StoreError, match="ambiguous"):
-        store.resolve("refund", digest[:4])
-    assert store.resolve("refund", digest[:12]).hash == digest
+        store.history.resolve("refund", digest[:4])
+    assert store.history.resolve("refund", digest[:12]).hash == digest
 
 
 def test_tags(store):
     sop = make_sop()
-    v1 = store.record(sop, tag="v1")
-    same = store.record(sop, tag="release")  # unchanged SOP: no version, but the tag is added
+    v1 = store.history.record(sop, tag="v1")
+    # unchanged SOP: no version, but the tag is added
+    same = store.history.record(sop, tag="release")
     assert same.id == v1.id and same.tags == ["v1", "release"]
-    assert store.versions("refund")[0].tags == ["v1", "release"]
-    store.record(edited(sop, title="x"))
+    assert store.history.versions("refund")[0].tags == ["v1", "release"]
+    store.history.record(edited(sop, title="x"))
     with pytest.raises(StoreError, match="already names"):
-        store.tag("refund", "@0", "v1")
-    tagged = store.tag("refund", "@0", "v2")
-    assert "v2" in tagged.tags and store.resolve("refund", "v2").id == tagged.id
-    store.untag("refund", "v2")
+        store.history.tag("refund", "@0", "v1")
+    tagged = store.history.tag("refund", "@0", "v2")
+    assert "v2" in tagged.tags and store.history.resolve("refund", "v2").id == tagged.id
+    store.history.untag("refund", "v2")
     with pytest.raises(StoreError):
-        store.resolve("refund", "v2")
+        store.history.resolve("refund", "v2")
     for reserved in ("@3", "working", " "):
         with pytest.raises(StoreError):
-            store.tag("refund", "@0", reserved)
+            store.history.tag("refund", "@0", reserved)
 
 
 def test_a_failed_record_leaves_nothing_behind(store):
-    store.record(make_sop())
+    store.history.record(make_sop())
     before = [store.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
               for t in ("versions", "blobs", "tags")]
     with pytest.raises(StoreError):  # the tag is checked after the version rows are written
-        store.record(edited(make_sop(), title="new"), tag="@1")
+        store.history.record(edited(make_sop(), title="new"), tag="@1")
     after = [store.conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
              for t in ("versions", "blobs", "tags")]
-    assert after == before and store.head("refund").hash == store.record(make_sop()).hash
+    assert after == before
+    assert store.history.head("refund").hash == store.history.record(make_sop()).hash
 
 
 def test_sops_listing_and_limit(store):
-    store.record(make_sop("a", "A"))
-    store.record(edited(make_sop("a", "A"), title="A2"))
-    store.record(make_sop("b", "B"))
-    listing = {row["id"]: row for row in store.sops()}
+    store.history.record(make_sop("a", "A"))
+    store.history.record(edited(make_sop("a", "A"), title="A2"))
+    store.history.record(make_sop("b", "B"))
+    listing = {row["id"]: row for row in store.history.sops()}
     assert listing["a"]["versions"] == 2 and listing["a"]["title"] == "A2"
-    assert listing["b"]["head"] == store.head("b").hash
-    assert len(store.versions("a", limit=1)) == 1
-    assert store.head("missing") is None
+    assert listing["b"]["head"] == store.history.head("b").hash
+    assert len(store.history.versions("a", limit=1)) == 1
+    assert store.history.head("missing") is None
 
 
 def test_stored_documents_are_compressed(store):
     sop = make_sop()
-    store.record(sop)
+    store.history.record(sop)
     encoding, size, document = store.conn.execute(
         "SELECT encoding, size, document FROM blobs").fetchone()
     assert encoding == "zlib" and size == len(canonical_json(sop).encode())
@@ -258,20 +262,20 @@ def test_opening_every_earlier_schema_version(tmp_path, version):
         assert store.schema_version == schema.LATEST
         assert store.integrity_check() == "ok"
         if version >= 1:
-            old = store.resolve("refund", "v1")  # the v1 tag column moved to the tags table
+            old = store.history.resolve("refund", "v1")  # the v1 tag column moved to the tags table
             assert old.message == "old" and old.author is None
-            assert store.load("refund", "v1") == make_sop()
-        store.record(edited(make_sop(), title="after upgrade"), author="bo", tag="v2")
-        assert store.resolve("refund", "v2").author == "bo"
-        assert len(store.versions("refund")) == (2 if version >= 1 else 1)
+            assert store.history.load("refund", "v1") == make_sop()
+        store.history.record(edited(make_sop(), title="after upgrade"), author="bo", tag="v2")
+        assert store.history.resolve("refund", "v2").author == "bo"
+        assert len(store.history.versions("refund")) == (2 if version >= 1 else 1)
         if version >= 1:  # v3: the final state moved from the last event to runs.state
-            old = store.load_run(1)
+            old = store.runs.load(1)
             assert old.state == OLD_STATE and old.events == OLD_EVENTS
-            assert store.load_run(2).state is None  # only a last event carried a state
-            assert store.load_run(2).events[0] == {"type": "say", "final_state": OLD_STATE}
+            assert store.runs.load(2).state is None  # only a last event carried a state
+            assert store.runs.load(2).events[0] == {"type": "say", "final_state": OLD_STATE}
             # v4: runs stored before are in the full-text index, and so is the version message
-            assert [h["run_id"] for h in store.search_runs("Order")] == [1]
-            assert [h["match"] for h in store.search_runs("old")] == ["version"]
+            assert [h["run_id"] for h in store.runs.search("Order")] == [1]
+            assert [h["match"] for h in store.runs.search("old")] == ["version"]
 
 
 def test_upgrading_a_v2_store_to_v3_moves_final_states_to_their_column(tmp_path):

@@ -23,5 +23,5 @@ def load_revision(store: Store, sop: SOP, revision: str) -> tuple[str, SOP]:
     """(label, document) for a revision string; `working`/`file` is the file on disk."""
     if revision.lower() in WORKING:
         return "working", sop
-    version = store.resolve(sop.id, revision)
-    return version.short, store.load_hash(version.hash)
+    version = store.history.resolve(sop.id, revision)
+    return version.short, store.history.load_hash(version.hash)

@@ -139,7 +139,7 @@ def _bench_one(store, args, agent: str, sop, cs, scenarios) -> dict:
     from ..engine.agents import make_agent
     # Agent-S's action repository is the store's tool library (engine.session.agent_extras).
     options = {**agent_options(args, agent),
-               **agent_extras(agent, store.list_tools if store is not None else None)}
+               **agent_extras(agent, store.library.list if store is not None else None)}
     started = now()
     result = run_batch(cs, scenarios, lambda c: make_agent(agent, c, **options),
                        workers=args.workers, max_turns=args.max_turns)

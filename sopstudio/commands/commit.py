@@ -35,8 +35,8 @@ def run(args) -> int:
     with open_from_args(args) as store:
         if args.new_id:
             sop = _renamed(store, sop, args.new_id, args.file)
-        head = store.head(sop.id)
-        version = store.record(sop, args.message, author=args.author, tag=args.tag,
+        head = store.history.head(sop.id)
+        version = store.history.record(sop, args.message, author=args.author, tag=args.tag,
                                path=args.file)
     if head is not None and head.id == version.id:
         print(f"sopstudio commit: no changes since {version.short}", file=sys.stderr)
@@ -47,7 +47,7 @@ def run(args) -> int:
 def _renamed(store, sop, new_id: str, path: str):
     if not _ID.match(new_id):
         raise UsageError(f"--new-id {new_id!r}: use letters, digits, _ - and . only")
-    if new_id != sop.id and store.head(new_id) is not None:
+    if new_id != sop.id and store.history.head(new_id) is not None:
         raise UsageError(f"--new-id {new_id!r}: that id already has history in the store; "
                          "pick another")
     sop.id = new_id

@@ -27,7 +27,7 @@ def _local(created: str) -> str:
 def run(args) -> int:
     sop = load_or_exit(args.file)
     with open_from_args(args, must_exist=True) as store:
-        versions = store.versions(sop.id, limit=args.limit)
+        versions = store.history.versions(sop.id, limit=args.limit)
     working = hash_sop(sop)
     if args.json:
         print_json({"sop": sop.id, "working": working,

@@ -30,12 +30,12 @@ def run(args) -> int:
     # Only `import` writes; listing from a mistyped --db must not create an empty store.
     with open_from_args(args, must_exist=args.action != "import") as store:
         if args.action == "import":
-            tools = store.import_tools(args.arg, replace=not args.keep)
+            tools = store.library.import_file(args.arg, replace=not args.keep)
             return _print_tools(tools, args.json, "imported ")
         if args.action == "list":
-            tools = store.search_tools(args.arg) if args.arg else store.list_tools()
+            tools = store.library.search(args.arg) if args.arg else store.library.list()
             return _print_tools(tools, args.json, "", args.arg)
-        drift = store.tool_drift()
+        drift = store.library.drift()
     if args.json:
         print_json({"drift": [d.to_dict() for d in drift]})
         return 0

@@ -2,7 +2,7 @@
 one run with its trace events; `--replay ID` re-runs it from its recording (no model call) and
 says whether the replay matches the stored trace (exit 0 if it does, 1 if not); `--search TEXT`
 lists the runs whose trace (what was said, tool names, arguments, results, error codes) or
-version message holds every word of TEXT, each with a short excerpt (Store.search_runs)."""
+version message holds every word of TEXT, each with a short excerpt (store.runs.search)."""
 
 from __future__ import annotations
 
@@ -49,11 +49,11 @@ def run(args) -> int:
         if args.search is not None:
             return _search(store, args, sop.id if sop else None)
         if args.show is not None:
-            return _show(store.load_run(args.show), args.json)
+            return _show(store.runs.load(args.show), args.json)
         if args.replay is not None:
             return _replay(store, args.replay, args.json)
         version = _version_hash(store, sop.id, args.version) if args.version else None
-        runs = store.list_runs(sop_id=sop.id if sop else None, version=version,
+        runs = store.runs.list(sop_id=sop.id if sop else None, version=version,
                                agent=args.agent, status=args.status, limit=args.limit)
     if args.json:
         print_json({"runs": [r.to_dict(events=False) for r in runs]})
@@ -82,7 +82,7 @@ def _print_table(runs, filtered: bool, limit: int | None) -> None:
 
 def _search(store, args, sop_id: str | None) -> int:
     limit = args.limit if args.limit is not None else DEFAULT_LIMIT
-    hits = store.search_runs(args.search, sop_id=sop_id, limit=limit)
+    hits = store.runs.search(args.search, sop_id=sop_id, limit=limit)
     if args.json:
         print_json({"runs": hits})
         return 0
@@ -130,7 +130,7 @@ def _version_hash(store, sop_id: str, revision: str) -> str:
     """A recorded version's hash; else the text itself as a hash prefix, since runs also point
     at documents that were simulated without ever being committed."""
     try:
-        return store.resolve(sop_id, revision).hash
+        return store.history.resolve(sop_id, revision).hash
     except StoreError:
         if len(revision) >= 4 and all(c in "0123456789abcdef" for c in revision.lower()):
             return revision.lower()

@@ -76,7 +76,7 @@ def _pick(args, cs, sop):
 def _run_and_store(store, args, cs, scenario):
     started = now()
     # Agent-S's action repository is the store's tool library (none with --no-store).
-    extras = agent_extras(args.agent, store.list_tools if store is not None else None)
+    extras = agent_extras(args.agent, store.library.list if store is not None else None)
     factory = agent_factory(args.agent, cs, options=agent_options(args), extras=extras)
     session = SimulationSession(cs, scenario, factory, seed=args.seed,
                                 allow_live=args.allow_live, max_turns=args.max_turns)

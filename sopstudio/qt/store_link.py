@@ -57,7 +57,7 @@ class StoreLink(QObject):
             return None
         from ..store import IdentityConflict
         try:
-            return found.record(sop, message, path=path)
+            return found.history.record(sop, message, path=path)
         except IdentityConflict:
             raise
         except STORE_ERRORS as problem:
@@ -69,7 +69,7 @@ class StoreLink(QObject):
         if found is None:
             return []
         try:
-            return found.search_tools(query) if query else found.list_tools()
+            return found.library.search(query) if query else found.library.list()
         except STORE_ERRORS as problem:  # an unreadable library shows as empty, and says why
             self._fail("reading the tool library", problem)
             return []
@@ -80,7 +80,7 @@ class StoreLink(QObject):
             return None
         from ..store.db import StoreError
         try:
-            return found.get_tool(name)
+            return found.library.get(name)
         except StoreError:
             return None  # not in the library: the caller makes a new tool
         except STORE_ERRORS as problem:

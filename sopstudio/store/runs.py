@@ -1,9 +1,11 @@
-"""Scenarios, runs and their trace events (one `steps` row per event).
+"""Scenarios, runs and their trace events (one `steps` row per event): `Runs`, reached as
+`store.runs`.
 
-A run points at the exact document it ran: `save_run(sop=...)` stores the content (without
+A run points at the exact document it ran: `runs.save(sop=...)` stores the content (without
 adding a history entry) and records its hash. Settings are stripped of secrets before writing.
 A run may carry its final trace state (`state`: path, memory, variables, ...; JSON in
-`runs.state`), which `load_run` returns and `list_runs` leaves out, as it leaves out the events.
+`runs.state`), which `runs.load` returns and `runs.list` leaves out, as it leaves out the events.
+`runs.search` finds runs by their trace or version message (search.py).
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import sqlite_utils
+
 from ..core.model import SOP
 from . import events as ev
 from .blobs import ensure_sop_row, pack, put_blob
 from .db import StoreError, Transactions, now_iso, to_iso
 from .redact import strip_secrets
 from .schema import index_steps
+from .search import DEFAULT_LIMIT, search_runs
 
 _RUN_COLUMNS = ("id, sop_id, version, scenario_id, agent, model, settings, status, outcome, "
                 "metrics, started, finished, created")
@@ -90,11 +95,14 @@ def _check_refs(conn, version: str | None, scenario_id: str | None) -> None:
         raise StoreError(f"no scenario {scenario_id!r} in the store")
 
 
-class RunsMixin:
-    """Methods of `Store` about scenarios and runs; expects `self.tx` and `self.secrets`."""
+class Runs:
+    """Scenarios and runs (`Store.runs`), over the store's database and transactions.
 
-    tx: Transactions
-    secrets: set[str]
+    `secrets` is the store's set of secret values (shared, not copied: values found later are
+    scrubbed too)."""
+
+    def __init__(self, db: sqlite_utils.Database, tx: Transactions, secrets: set[str]):
+        self.db, self.tx, self.secrets = db, tx, secrets
 
     def save_scenario(self, data: dict, sop_id: str | None = None, name: str | None = None,
                       kind: str | None = None, scenario_id: str | None = None) -> str:
@@ -128,13 +136,13 @@ class RunsMixin:
                                 "ORDER BY created, id", params).fetchall()
         return [_scenario_dict(row) for row in rows]
 
-    def save_run(self, *, sop: SOP | None = None, sop_id: str | None = None,
-                 version: str | None = None, scenario_id: str | None = None,
-                 agent: str | None = None, model: str | None = None,
-                 settings: dict | None = None, status: str = "running",
-                 outcome: str | None = None, metrics: dict | None = None,
-                 started: Any = None, finished: Any = None,
-                 events: list[dict] | None = None, state: dict | None = None) -> int:
+    def save(self, *, sop: SOP | None = None, sop_id: str | None = None,
+             version: str | None = None, scenario_id: str | None = None,
+             agent: str | None = None, model: str | None = None,
+             settings: dict | None = None, status: str = "running",
+             outcome: str | None = None, metrics: dict | None = None,
+             started: Any = None, finished: Any = None,
+             events: list[dict] | None = None, state: dict | None = None) -> int:
         """Store a run (and optionally its events and final trace state) in one transaction;
         returns the run id."""
         clean = strip_secrets(settings or {}, self.secrets)
@@ -157,7 +165,7 @@ class RunsMixin:
                 self.add_events(run_id, events)
         return run_id
 
-    def update_run(self, run_id: int, **fields) -> None:
+    def update(self, run_id: int, **fields) -> None:
         """Set status, outcome, metrics, started, finished, agent, model or state of a stored
         run."""
         unknown = set(fields) - _UPDATABLE
@@ -190,7 +198,7 @@ class RunsMixin:
             index_steps(conn, run_id, start)
         return start + len(rows)
 
-    def load_run(self, run_id: int) -> RunRecord:
+    def load(self, run_id: int) -> RunRecord:
         with self.tx.read() as conn:
             row = conn.execute(f"SELECT {_RUN_COLUMNS}, state FROM runs WHERE id = ?",
                                (run_id,)).fetchone()
@@ -202,11 +210,29 @@ class RunsMixin:
         record.events = [ev.decode(step) for step in steps]
         return record
 
-    def list_runs(self, sop_id: str | None = None, version: str | None = None,
-                  agent: str | None = None, status: str | None = None,
-                  scenario_id: str | None = None, limit: int | None = None) -> list[RunRecord]:
+    def delete(self, run_id: int) -> None:
+        with self.tx.write() as conn:
+            if conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount == 0:
+                raise StoreError(f"no run {run_id} in the store")
+
+    def search(self, text: str, sop_id: str | None = None,
+               limit: int = DEFAULT_LIMIT) -> list[dict]:
+        """Runs whose trace (event text, tool names, arguments, results, error codes) or whose
+        version's message matches `text` (every word, in any order; the last word may be a
+        prefix), newest first, at most `limit`, only of `sop_id` if given. Each hit has `run_id,
+        sop_id, version, agent, scenario` (its type), `outcome, created` and `snippet` (a short
+        excerpt with the matched words between « and »), plus `status, model, scenario_id,
+        scenario_name, match` ("trace" or "version") and `event` (index of the first matching
+        event, None for a version match). Any text is safe: it is never read as FTS syntax."""
+        with self.tx.read():
+            return search_runs(self.db, text, sop_id, limit)
+
+    # Last in the class: annotations below a method named `list` would name the method.
+    def list(self, sop_id: str | None = None, version: str | None = None,
+             agent: str | None = None, status: str | None = None,
+             scenario_id: str | None = None, limit: int | None = None) -> list[RunRecord]:
         """Runs newest first, without their events (`event_count` says how many there are)
-        or state (`state` is None; `load_run` reads it). `version` may be a hash prefix."""
+        or state (`state` is None; `load` reads it). `version` may be a hash prefix."""
         where: list[str] = []
         params: list[Any] = []
         for column, value in (("sop_id", sop_id), ("agent", agent), ("status", status),
@@ -224,11 +250,6 @@ class RunsMixin:
         with self.tx.read() as conn:
             rows = conn.execute(sql, params).fetchall()
         return [_run(row[:-1], row[-1]) for row in rows]
-
-    def delete_run(self, run_id: int) -> None:
-        with self.tx.write() as conn:
-            if conn.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount == 0:
-                raise StoreError(f"no run {run_id} in the store")
 
 
 _SCENARIO_COLUMNS = "id, sop_id, name, kind, data, created"

@@ -77,7 +77,7 @@ def _plain_query(text: str) -> str | None:
 
 def search_runs(db: sqlite_utils.Database, text: str, sop_id: str | None = None,
                 limit: int = DEFAULT_LIMIT) -> list[dict[str, Any]]:
-    """Runs whose trace or version message matches `text`, newest first (see Store.search_runs).
+    """Runs whose trace or version message matches `text`, newest first (see `Runs.search`).
     The caller holds one read transaction on `db.conn`."""
     if limit <= 0:
         return []

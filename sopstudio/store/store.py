@@ -1,4 +1,10 @@
-"""The `Store`: one SQLite database holding versions, the tool library, scenarios and runs."""
+"""The `Store`: one SQLite database holding versions, the tool library, scenarios and runs.
+
+The Store owns the connection (opening, migration, closing, integrity check); what it holds is
+reached through one object per idea, each over the same connection: `store.history` (versions of
+SOPs, versions.py), `store.library` (the tool library, tools.py) and `store.runs` (scenarios and
+runs, runs.py).
+"""
 
 from __future__ import annotations
 
@@ -10,14 +16,13 @@ import sqlite_utils
 
 from .db import StoreError, Transactions, connect, prepare_path
 from .redact import environment_secrets
-from .runs import RunsMixin
+from .runs import Runs
 from .schema import migrate
-from .search import DEFAULT_LIMIT, search_runs
-from .tools import ToolsMixin
-from .versions import VersionsMixin
+from .tools import ToolLibrary
+from .versions import History
 
 
-class Store(VersionsMixin, ToolsMixin, RunsMixin):
+class Store:
     """Open with `open_store()`; close with `close()` or use as a context manager.
 
     One Store may be shared between threads (calls are serialised); several processes may
@@ -39,6 +44,9 @@ class Store(VersionsMixin, ToolsMixin, RunsMixin):
         self.tx = Transactions(conn)
         # Secret values seen in run settings or the environment; scrubbed from anything written.
         self.secrets: set[str] = environment_secrets()
+        self.history = History(self.tx)
+        self.library = ToolLibrary(self.tx)
+        self.runs = Runs(self.db, self.tx, self.secrets)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -53,18 +61,6 @@ class Store(VersionsMixin, ToolsMixin, RunsMixin):
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-    def search_runs(self, text: str, sop_id: str | None = None,
-                    limit: int = DEFAULT_LIMIT) -> list[dict]:
-        """Runs whose trace (event text, tool names, arguments, results, error codes) or whose
-        version's message matches `text` (every word, in any order; the last word may be a
-        prefix), newest first, at most `limit`, only of `sop_id` if given. Each hit has `run_id,
-        sop_id, version, agent, scenario` (its type), `outcome, created` and `snippet` (a short
-        excerpt with the matched words between « and »), plus `status, model, scenario_id,
-        scenario_name, match` ("trace" or "version") and `event` (index of the first matching
-        event, None for a version match). Any text is safe: it is never read as FTS syntax."""
-        with self.tx.read():
-            return search_runs(self.db, text, sop_id, limit)
 
     def integrity_check(self) -> str:
         with self.tx.lock:

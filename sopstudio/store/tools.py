@@ -1,8 +1,8 @@
 """The shared tool library (Agent-S's Global Action Repository).
 
 SOPs hold their own copy of each tool they use (the document stays self-contained); the library
-is the reference. `bind_tool` copies a library tool into an SOP; `tool_drift` reports SOPs whose
-copy no longer matches the library.
+is the reference (`ToolLibrary`, reached as `store.library`). `bind_tool` copies a library tool
+into an SOP; `ToolLibrary.drift` reports SOPs whose copy no longer matches the library.
 """
 
 from __future__ import annotations
@@ -75,12 +75,13 @@ def bind_tool(sop: SOP, tool: Tool, node_id: str | None = None) -> SOP:
     return new
 
 
-class ToolsMixin:
-    """Methods of `Store` about the tool library; expects `self.tx`."""
+class ToolLibrary:
+    """The shared tool library (`Store.library`), over the store's transactions."""
 
-    tx: Transactions
+    def __init__(self, tx: Transactions):
+        self.tx = tx
 
-    def add_tool(self, tool: Tool, source: str | None = None, replace: bool = False) -> Tool:
+    def add(self, tool: Tool, source: str | None = None, replace: bool = False) -> Tool:
         now = now_iso()
         with self.tx.write() as conn:
             exists = conn.execute("SELECT 1 FROM tools WHERE name = ?", (tool.name,)).fetchone()
@@ -94,7 +95,7 @@ class ToolsMixin:
                          (tool.name, tool.description, _spec(tool), source, now, now))
         return tool
 
-    def update_tool(self, tool: Tool) -> Tool:
+    def update(self, tool: Tool) -> Tool:
         with self.tx.write() as conn:
             cursor = conn.execute("UPDATE tools SET description = ?, spec = ?, updated = ? "
                                   "WHERE name = ?",
@@ -103,50 +104,45 @@ class ToolsMixin:
                 raise StoreError(f"tool library: no tool '{tool.name}'")
         return tool
 
-    def remove_tool(self, name: str) -> None:
+    def remove(self, name: str) -> None:
         with self.tx.write() as conn:
             if conn.execute("DELETE FROM tools WHERE name = ?", (name,)).rowcount == 0:
                 raise StoreError(f"tool library: no tool '{name}'")
 
-    def get_tool(self, name: str) -> Tool:
+    def get(self, name: str) -> Tool:
         with self.tx.read() as conn:
             row = conn.execute("SELECT spec FROM tools WHERE name = ?", (name,)).fetchone()
         if row is None:
             raise StoreError(f"tool library: no tool '{name}'")
         return Tool.model_validate_json(row[0])
 
-    def list_tools(self) -> list[Tool]:
-        with self.tx.read() as conn:
-            rows = conn.execute("SELECT spec FROM tools ORDER BY name").fetchall()
-        return [Tool.model_validate_json(row[0]) for row in rows]
-
-    def search_tools(self, query: str) -> list[Tool]:
+    def search(self, query: str) -> list[Tool]:
         """Tools whose name or description contains every word of `query` (case-insensitive);
         name matches first."""
         words = query.lower().split()
-        hits = [t for t in self.list_tools()
+        hits = [t for t in self.list()
                 if all(w in f"{t.name}\n{t.description}".lower() for w in words)]
         return sorted(hits, key=lambda t: (not all(w in t.name.lower() for w in words), t.name))
 
-    def import_tools(self, path: str | os.PathLike, replace: bool = True) -> list[Tool]:
+    def import_file(self, path: str | os.PathLike, replace: bool = True) -> list[Tool]:
         """Add every tool of a tool-spec file (one transaction); existing names are updated
         when `replace`, otherwise the import fails naming the first clash."""
         tools = read_tool_specs(path)
         with self.tx.write():
             for tool in tools:
-                self.add_tool(tool, source=str(path), replace=replace)
+                self.add(tool, source=str(path), replace=replace)
         return tools
 
     def bind(self, sop: SOP, name: str, node_id: str | None = None) -> SOP:
         """`sop` with the library tool `name` copied in (see `bind_tool`)."""
-        return bind_tool(sop, self.get_tool(name), node_id)
+        return bind_tool(sop, self.get(name), node_id)
 
-    def tool_drift(self, sop_id: str | None = None) -> list[ToolDrift]:
+    def drift(self, sop_id: str | None = None) -> list[ToolDrift]:
         """Bound copies (in each SOP's newest version) that differ from the library."""
-        library = {t.name: t.model_dump(mode="json") for t in self.list_tools()}
+        library = {t.name: t.model_dump(mode="json") for t in self.list()}
         drift = []
         with self.tx.read() as conn:
-            for sop_key, digest in self._heads(conn, sop_id):
+            for sop_key, digest in _heads(conn, sop_id):
                 sop = get_blob(conn, digest)
                 for tool in sop.tools:
                     if tool.name in library:
@@ -155,10 +151,17 @@ class ToolsMixin:
                             drift.append(ToolDrift(sop_key, digest, tool.name, changes))
         return drift
 
-    def _heads(self, conn, sop_id: str | None) -> list[tuple[str, str]]:
-        sql = ("SELECT v.sop_id, v.hash FROM versions v WHERE v.id = "
-               "(SELECT MAX(id) FROM versions WHERE sop_id = v.sop_id)")
-        if sop_id:
-            return conn.execute(sql + " AND v.sop_id = ?", (sop_id,)).fetchall()
-        return conn.execute(sql + " ORDER BY v.sop_id").fetchall()
+    # Last in the class: annotations below a method named `list` would name the method.
+    def list(self) -> list[Tool]:
+        """Every tool of the library, by name."""
+        with self.tx.read() as conn:
+            rows = conn.execute("SELECT spec FROM tools ORDER BY name").fetchall()
+        return [Tool.model_validate_json(row[0]) for row in rows]
 
+
+def _heads(conn, sop_id: str | None) -> list[tuple[str, str]]:
+    sql = ("SELECT v.sop_id, v.hash FROM versions v WHERE v.id = "
+           "(SELECT MAX(id) FROM versions WHERE sop_id = v.sop_id)")
+    if sop_id:
+        return conn.execute(sql + " AND v.sop_id = ?", (sop_id,)).fetchall()
+    return conn.execute(sql + " ORDER BY v.sop_id").fetchall()

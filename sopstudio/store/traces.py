@@ -1,6 +1,6 @@
 """Engine traces in the store (DESIGN §6-7): save a simulated run, load it back, replay it.
 
-A run row records the exact SOP document (`save_run(sop=...)` stores its content and hash without
+A run row records the exact SOP document (`runs.save(sop=...)` stores its content and hash without
 adding a history entry), its scenario (a `scenarios` row), agent, model, settings without secrets
 (plus the trace's `meta` under `settings["meta"]`, as the GUI saves it), status, outcome, metrics
 and timings; every trace event is one `steps` row. The trace's final state (path, memory,
@@ -26,6 +26,7 @@ from ..engine.trace import Trace
 from .blobs import hash_sop
 from .db import StoreError
 from .redact import strip_secrets
+from .store import Store
 
 STATE_FIELDS = ("end_node", "path", "edges", "tool_trace", "memory", "variables", "ends",
                 "turns", "meta")
@@ -39,7 +40,7 @@ def run_status(trace: Trace) -> str:
     return "stopped" if trace.outcome == "stopped" else "finished"
 
 
-def save_trace(store, sop: SOP, scenario: Scenario | None, trace: Trace, *, agent: Any,
+def save_trace(store: Store, sop: SOP, scenario: Scenario | None, trace: Trace, *, agent: Any,
                model: str | None = None, settings: dict | None = None,
                metrics: dict | None = None, status: str | None = None,
                started: Any = None, finished: Any = None) -> int:
@@ -51,7 +52,7 @@ def save_trace(store, sop: SOP, scenario: Scenario | None, trace: Trace, *, agen
                          finished=finished)
 
 
-def save_batch(store, sop: SOP, batch: BatchResult, agent: Any, *, model: str | None = None,
+def save_batch(store: Store, sop: SOP, batch: BatchResult, agent: Any, *, model: str | None = None,
                settings: dict | None = None, started: Any = None,
                finished: Any = None) -> list[int]:
     """Store every run of a batch (failed and cancelled ones too, without events) in a single
@@ -68,20 +69,20 @@ def save_batch(store, sop: SOP, batch: BatchResult, agent: Any, *, model: str | 
     return ids
 
 
-def _save_result(store, ref: dict, sop_id: str, result: RunResult, **options) -> int:
+def _save_result(store: Store, ref: dict, sop_id: str, result: RunResult, **options) -> int:
     if result.trace is not None and result.error is None:
         return _save_one(store, ref, sop_id, result.scenario, result.trace,
                          metrics=result.metrics, status=None, **options)
     status = "cancelled" if result.error == "cancelled" else "failed"
     scenario_id = _save_scenario(store, sop_id, result.scenario)
     agent = options["agent"]
-    return store.save_run(**ref, scenario_id=scenario_id, agent=_agent_name(agent, None),
+    return store.runs.save(**ref, scenario_id=scenario_id, agent=_agent_name(agent, None),
                           model=options["model"], settings=_settings(options["settings"], None),
                           status=status, metrics={"error": result.error},
                           started=options["started"], finished=options["finished"])
 
 
-def _save_one(store, ref: dict, sop_id: str, scenario: Scenario | None, trace: Trace, *,
+def _save_one(store: Store, ref: dict, sop_id: str, scenario: Scenario | None, trace: Trace, *,
               agent: Any, model: str | None, settings: dict | None, metrics: dict | None,
               status: str | None, started: Any, finished: Any) -> int:
     # Collect the secrets first, so that the scenario and the events are scrubbed of them too.
@@ -89,18 +90,18 @@ def _save_one(store, ref: dict, sop_id: str, scenario: Scenario | None, trace: T
     scenario_id = _save_scenario(store, sop_id, scenario)
     if metrics is None and scenario is not None:
         metrics = run_metrics(trace, scenario)
-    return store.save_run(**ref, scenario_id=scenario_id, agent=_agent_name(agent, trace),
+    return store.runs.save(**ref, scenario_id=scenario_id, agent=_agent_name(agent, trace),
                           model=model, settings=_settings(settings, trace),
                           status=status or run_status(trace), outcome=trace.outcome,
                           metrics=metrics or {}, started=started, finished=finished,
                           events=trace_events(trace), state=trace_state(trace))
 
 
-def _save_scenario(store, sop_id: str, scenario: Scenario | None) -> str | None:
+def _save_scenario(store: Store, sop_id: str, scenario: Scenario | None) -> str | None:
     if scenario is None:
         return None
     # The id is a hash of the content: scenario names like "j0-correct" repeat across SOPs.
-    return store.save_scenario(scenario.to_dict(), sop_id=sop_id, name=scenario.id,
+    return store.runs.save_scenario(scenario.to_dict(), sop_id=sop_id, name=scenario.id,
                                kind=scenario.type)
 
 
@@ -129,13 +130,13 @@ def trace_state(trace: Trace) -> dict:
     return {k: whole[k] for k in STATE_FIELDS}
 
 
-def load_trace(store, run_id: int) -> Trace:
+def load_trace(store: Store, run_id: int) -> Trace:
     """The stored run as the engine's Trace (equal to the one saved by `save_trace`)."""
-    return trace_from_record(store.load_run(run_id))
+    return trace_from_record(store.runs.load(run_id))
 
 
 def trace_from_record(record) -> Trace:
-    """The Trace of a loaded run record (`store.load_run`), for callers that need the record's
+    """The Trace of a loaded run record (`store.runs.load`), for callers that need the record's
     other fields too and so read it only once."""
     state = record.state
     if state is None:
@@ -158,15 +159,15 @@ def _state_from_events(events: list[dict], settings: dict) -> dict:
             "meta": dict((settings or {}).get("meta") or {})}
 
 
-def load_run_sop(store, run_id: int) -> SOP:
+def load_run_sop(store: Store, run_id: int) -> SOP:
     """The exact SOP document a stored run ran against."""
-    record = store.load_run(run_id)
+    record = store.runs.load(run_id)
     if not record.version:
         raise StoreError(f"run {run_id} has no stored SOP document to replay against")
-    return store.load_hash(record.version)
+    return store.history.load_hash(record.version)
 
 
-def replay_run(store, run_id: int, sop: SOP | None = None) -> Trace:
+def replay_run(store: Store, run_id: int, sop: SOP | None = None) -> Trace:
     """Re-run a stored run from its recorded agent actions, user turns and tool results against
     the document it ran (or `sop`): no model call, no tool call. Raises ReplayExhausted (a
     SopStudioError) when the recording does not fit the SOP."""

@@ -1,4 +1,5 @@
-"""Versions of SOPs: record, list, load, restore, tag, and resolve revision strings.
+"""Versions of SOPs (`History`, reached as `store.history`): record, list, load, restore, tag,
+and resolve revision strings.
 
 A revision string is a tag, `@N` (N versions back from the newest, `@0` = newest, `head` too),
 or a prefix (at least 4 hex digits) of a version's hash.
@@ -66,10 +67,11 @@ def _same_file(recorded: str, path: str) -> bool:
     return not os.path.exists(recorded)
 
 
-class VersionsMixin:
-    """Methods of `Store` about versions; expects `self.tx` (db.Transactions)."""
+class History:
+    """The versions of every SOP in the store (`Store.history`), over the store's transactions."""
 
-    tx: Transactions
+    def __init__(self, tx: Transactions):
+        self.tx = tx
 
     def record(self, sop: SOP, message: str = "", author: str | None = None,
                tag: str | None = None, path: str | os.PathLike | None = None) -> Version:

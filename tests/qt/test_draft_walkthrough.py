@@ -91,7 +91,7 @@ def test_draft_a_password_reset_sop_from_scratch(open_main_window, qtbot, tmp_pa
 
     path = tmp_path / "password_reset.sop.json"
     assert window.files.save_to(path)
-    assert len(window.store_link.store().versions(window.session.sop.id)) == 1
+    assert len(window.store_link.store().history.versions(window.session.sop.id)) == 1
 
     def export():
         dialog = window.export_dialog

@@ -89,7 +89,7 @@ def test_two_new_sops_keep_separate_histories_and_autosaves(open_main_window, qt
     b_id = window.session.sop.id
     store = window.store_link.store()
     assert a_id != b_id
-    assert len(store.versions(a_id)) == 1 and len(store.versions(b_id)) == 1
+    assert len(store.history.versions(a_id)) == 1 and len(store.history.versions(b_id)) == 1
     assert b_slot != autosave_path(a_id) and not b_slot.exists()
     assert autosave_path("x", tmp_path / "one.json") != autosave_path("x", tmp_path / "two.json")
 
@@ -116,7 +116,7 @@ def test_saving_a_copy_with_the_same_id_asks_for_a_new_id(open_main_window, monk
     new_id = window.session.sop.id
     assert new_id != "t" and load_sop(copy).id == new_id
     store = window.store_link.store()
-    assert len(store.versions("t")) == 1 and len(store.versions(new_id)) == 1
+    assert len(store.history.versions("t")) == 1 and len(store.history.versions(new_id)) == 1
 
 
 def _asking_window(open_main_window, tmp_path):

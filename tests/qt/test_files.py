@@ -49,7 +49,7 @@ def test_open_save_round_trip_records_a_version(blank_window, sop_file, tmp_path
     reloaded = load_sop(out)
     assert canonical_json(reloaded) == canonical_json(blank_window.session.sop)
     assert reloaded.node("ask").title == "Ask for the account"
-    versions = blank_window.store_link.store().versions("t")
+    versions = blank_window.store_link.store().history.versions("t")
     assert len(versions) == 1
     assert blank_window.history.versions.count() == 1
     recent = app_settings.recent_files(blank_window.settings)

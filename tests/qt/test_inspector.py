@@ -185,7 +185,7 @@ def test_big_graph_is_validated_off_the_gui_thread(window, qtbot):
 
 def test_library_tool_dropped_on_a_node_is_copied_and_bound(window):
     from sopstudio.core.model import Tool
-    window.store_link.store().add_tool(Tool(name="lookup_order", description="Find an order",
+    window.store_link.store().library.add(Tool(name="lookup_order", description="Find an order",
                                      method="POST"))
     window.tool_dock.refresh_library()
     assert window.tool_dock.library.count() == 1

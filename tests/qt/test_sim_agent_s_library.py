@@ -22,7 +22,7 @@ def offered(server: FakeLLMServer) -> set[str]:
 
 
 def test_the_docks_agent_s_is_offered_the_library(qtbot, make_dock, store_link):
-    store_link.store().add_tool(LIBRARY_TOOL)
+    store_link.store().library.add(LIBRARY_TOOL)
     dock = make_dock("listing_blocked.sop.json")
     with FakeLLMServer(handler=lambda body: reply("Hello.")) as server:
         save_profiles(dock.settings, [Profile("local", server.url, "fake-model", guidance="off")])
@@ -35,7 +35,7 @@ def test_the_docks_agent_s_is_offered_the_library(qtbot, make_dock, store_link):
 
 
 def test_the_batch_dialogs_agent_s_is_offered_the_library(qtbot, sim_window, store_link):
-    store_link.store().add_tool(LIBRARY_TOOL)
+    store_link.store().library.add(LIBRARY_TOOL)
     sim = sim_window.simulation
     with FakeLLMServer(handler=lambda body: reply("Hello.")) as server:
         save_profiles(sim_window.settings, [Profile("local", server.url, "fake-model", guidance="off")])

@@ -135,7 +135,7 @@ def test_finished_run_is_stored_and_replays_without_the_agent(qtbot, rig):
     # Stored through store.traces: the exact final state (memory, variables too) comes back.
     ran = finished.args[0]
     assert ran.memory and trace.to_dict() == ran.to_dict()
-    record = store.load_run(dock.last_run_id)
+    record = store.runs.load(dock.last_run_id)
     assert record.state["variables"] == ran.variables and record.metrics["correct"] is True
     dock.open_replay(trace, sop, scenario, title="stored")
     qtbot.waitUntil(lambda: dock.events == [] and dock.state == "idle", timeout=TIMEOUT)

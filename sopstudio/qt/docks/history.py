@@ -52,7 +52,7 @@ class HistoryDock(QWidget):
             self.status.setText(f"No store: {self.store_link.last_error}")
             return
         try:
-            versions = store.versions(self.session.sop.id)
+            versions = store.history.versions(self.session.sop.id)
         except STORE_ERRORS as problem:  # shown, never fatal
             log.warning("listing versions failed: %s", problem)
             self.status.setText(str(problem))
@@ -71,7 +71,7 @@ class HistoryDock(QWidget):
 
     def _load(self, item):
         store = self.store_link.store()
-        return None if store is None else store.load_hash(item.data(Qt.UserRole))
+        return None if store is None else store.history.load_hash(item.data(Qt.UserRole))
 
     def selected_sop(self):
         items = self.selected_items()

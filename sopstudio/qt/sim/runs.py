@@ -5,7 +5,7 @@ a GUI run is stored exactly like a `simulate` run: the document it ran, its scen
 the trace's final state (path, memory, variables, ...), metrics and meta. Opening a stored run
 replays it in the simulation dock without any model call. The store is optional: without one the
 pane says why it is empty. The search box filters the runs by full-text search over their traces
-and version messages (`Store.search_runs`), off the GUI thread and debounced while typing.
+and version messages (`store.runs.search`), off the GUI thread and debounced while typing.
 """
 
 from __future__ import annotations
@@ -37,11 +37,11 @@ def load_stored_run(store, run_id: int) -> tuple:
     equals the one saved (see `store.traces.load_trace`)."""
     from ...engine.scenarios import Scenario
     from ...store.traces import trace_from_record
-    record = store.load_run(run_id)
-    sop = store.load_hash(record.version) if record.version else None
+    record = store.runs.load(run_id)
+    sop = store.history.load_hash(record.version) if record.version else None
     scenario = None
     if record.scenario_id:
-        scenario = Scenario.from_dict(store.scenario(record.scenario_id)["data"])
+        scenario = Scenario.from_dict(store.runs.scenario(record.scenario_id)["data"])
     return trace_from_record(record), sop, scenario
 
 
@@ -92,10 +92,10 @@ class RunHistoryPane(QWidget):
         text = self.search.text().strip()
         if text:
             self.status.setText("Searching…")
-            self._searcher.submit(store.search_runs, text, self.session.sop.id, 200)
+            self._searcher.submit(store.runs.search, text, self.session.sop.id, 200)
             return
         try:
-            records = store.list_runs(sop_id=self.session.sop.id, limit=500)
+            records = store.runs.list(sop_id=self.session.sop.id, limit=500)
         except STORE_ERRORS as problem:  # shown, never fatal
             log.warning("listing stored runs failed: %s", problem)
             self.status.setText(str(problem))
