@@ -147,5 +147,8 @@ def test_drift_reports_latest_versions_that_differ(store):
     assert [(d.sop_id, d.tool) for d in drift] == [("b", "lookup")]
     assert [(c.field, c.old, c.new) for c in drift[0].changes] == [("description", "v1", "v2")]
     assert drift[0].version == store.history.head("b").hash
-    assert store.library.drift("a") == []
+    assert store.library.drift("a") == [] and store.library.drift("b") == drift
+    assert store.library.drift("no-such-sop") == []
+    store.runs.save(sop_id="runs-only", agent="scripted")  # an SOP row without any version
+    assert store.library.drift() == drift
     assert drift[0].to_dict()["changes"][0]["new"] == "v2"

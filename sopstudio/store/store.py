@@ -45,7 +45,7 @@ class Store:
         # Secret values seen in run settings or the environment; scrubbed from anything written.
         self.secrets: set[str] = environment_secrets()
         self.history = History(self.tx)
-        self.library = ToolLibrary(self.tx)
+        self.library = ToolLibrary(self.tx, self.history)
         self.runs = Runs(self.db, self.tx, self.secrets)
 
     @property

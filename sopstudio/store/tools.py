@@ -17,9 +17,9 @@ from ..core.inputs import InputError, loads_json, read_text
 from ..core.model import SOP, Tool
 from ..formats.base import FormatError
 from ..formats.toolspecs import parse_tool_specs
-from .blobs import get_blob
 from .db import StoreError, Transactions, now_iso
 from .diff import FieldChange, diff_values
+from .versions import History
 
 
 @dataclass
@@ -76,10 +76,11 @@ def bind_tool(sop: SOP, tool: Tool, node_id: str | None = None) -> SOP:
 
 
 class ToolLibrary:
-    """The shared tool library (`Store.library`), over the store's transactions."""
+    """The shared tool library (`Store.library`), over the store's transactions; `history`
+    gives the SOPs' newest versions that `drift` compares with the library."""
 
-    def __init__(self, tx: Transactions):
-        self.tx = tx
+    def __init__(self, tx: Transactions, history: History):
+        self.tx, self.history = tx, history
 
     def add(self, tool: Tool, source: str | None = None, replace: bool = False) -> Tool:
         now = now_iso()
@@ -139,17 +140,23 @@ class ToolLibrary:
 
     def drift(self, sop_id: str | None = None) -> list[ToolDrift]:
         """Bound copies (in each SOP's newest version) that differ from the library."""
-        library = {t.name: t.model_dump(mode="json") for t in self.list()}
         drift = []
-        with self.tx.read() as conn:
-            for sop_key, digest in _heads(conn, sop_id):
-                sop = get_blob(conn, digest)
-                for tool in sop.tools:
+        with self.tx.read():  # one snapshot of the library and the histories
+            library = {t.name: t.model_dump(mode="json") for t in self.list()}
+            for sop_key, digest in self._heads(sop_id):
+                for tool in self.history.load_hash(digest).tools:
                     if tool.name in library:
                         changes = diff_values(tool.model_dump(mode="json"), library[tool.name])
                         if changes:
                             drift.append(ToolDrift(sop_key, digest, tool.name, changes))
         return drift
+
+    def _heads(self, sop_id: str | None) -> list[tuple[str, str]]:
+        """(SOP id, hash of its newest version) of `sop_id`, or of every SOP with a history."""
+        if sop_id:
+            head = self.history.head(sop_id)
+            return [(sop_id, head.hash)] if head else []
+        return [(row["id"], row["head"]) for row in self.history.sops() if row["head"]]
 
     # Last in the class: annotations below a method named `list` would name the method.
     def list(self) -> list[Tool]:
@@ -158,10 +165,3 @@ class ToolLibrary:
             rows = conn.execute("SELECT spec FROM tools ORDER BY name").fetchall()
         return [Tool.model_validate_json(row[0]) for row in rows]
 
-
-def _heads(conn, sop_id: str | None) -> list[tuple[str, str]]:
-    sql = ("SELECT v.sop_id, v.hash FROM versions v WHERE v.id = "
-           "(SELECT MAX(id) FROM versions WHERE sop_id = v.sop_id)")
-    if sop_id:
-        return conn.execute(sql + " AND v.sop_id = ?", (sop_id,)).fetchall()
-    return conn.execute(sql + " ORDER BY v.sop_id").fetchall()
