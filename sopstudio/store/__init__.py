@@ -1,4 +1,5 @@
-"""Local SQLite store (DESIGN §7): versions with structural diffs, the tool library, runs."""
+"""Local SQLite store (DESIGN §7): a `Store` owns the database; `store.history` holds versions
+(with structural diffs), `store.library` the tool library, `store.runs` scenarios and runs."""
 
 from .blobs import SHORT, hash_sop
 from .db import StoreError, default_path, prepare_path, resolve_path

@@ -131,7 +131,7 @@ UPDATE steps SET extra = NULL WHERE extra = '{}';
 # `step_search` holds one searchable text per `steps` row (STEP_BODY: event type, tool, text,
 # arguments, result, and from `extra` the error/guardrail code, question, outcome and given
 # values) and `step_search_fts` indexes it. New events are indexed explicitly, in one statement
-# per batch, by `index_steps` (Store.add_events): an FTS5 insert made by a per-row trigger is
+# per batch, by `index_steps` (Runs.add_events): an FTS5 insert made by a per-row trigger is
 # ~6x slower, as FTS5 flushes its pending terms at every trigger statement. Updates and deletes
 # (a deleted run's steps go by cascade) are rare and follow through triggers. `versions_fts`
 # indexes version messages through sqlite-utils' triggers. Existing runs are indexed here.
