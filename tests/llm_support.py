@@ -121,3 +121,21 @@ def _enum(body: dict) -> list:
     tools = body.get("tools") or [{}]
     properties = tools[0].get("function", {}).get("parameters", {}).get("properties", {})
     return next((p.get("enum") for p in properties.values() if "enum" in p), [])
+
+
+def guided_model(body: dict) -> dict:
+    """A model that does what guidance names (the last branch when asked for one), else
+    finishes the step: enough to walk the SOP and make sop-agent choose branches."""
+    named = (body.get("tool_choice") or {}).get("function", {}).get("name")
+    offered = {t["function"]["name"]: t["function"] for t in body.get("tools", [])}
+    if named == "choose_branch":
+        enum = offered[named]["parameters"]["properties"]["branch"]["enum"]
+        return tool(named, {"branch": enum[-1]})  # the last edge: the conditions may disagree
+    if named == "ask_user":
+        wanted = offered[named]["parameters"]["properties"]["variables"]["items"].get("enum", [])
+        return tool(named, {"question": "May I have " + ", ".join(wanted) + "?",
+                            "variables": wanted})
+    if named and named in offered:  # a tool: the known values guidance offers for each input
+        properties = offered[named].get("parameters", {}).get("properties", {})
+        return tool(named, {k: (v.get("enum") or ["x"])[0] for k, v in properties.items()})
+    return tool("finish_step", {}) if "finish_step" in offered else reply("Done.")

@@ -11,6 +11,7 @@ import pytest
 from sopstudio.cli_main import run as cli
 
 from fake_llm_server import FakeLLMServer, reply
+from llm_support import guided_model
 
 PARENT = str(Path(__file__).resolve().parent / "fixtures" / "subflows" / "refund.sop.json")
 
@@ -63,36 +64,17 @@ def test_agent_s_takes_the_store_library_as_its_action_repository(capsys, monkey
     capsys.readouterr()
 
 
-def _guided_model(body: dict) -> dict:
-    """A model that does what guidance names (the first branch when asked for one), else
-    finishes the step: enough to walk the SOP and make sop-agent choose branches."""
-    from fake_llm_server import tool
-    named = (body.get("tool_choice") or {}).get("function", {}).get("name")
-    offered = {t["function"]["name"]: t["function"] for t in body.get("tools", [])}
-    if named == "choose_branch":
-        enum = offered[named]["parameters"]["properties"]["branch"]["enum"]
-        return tool(named, {"branch": enum[-1]})  # the last edge: the conditions may disagree
-    if named == "ask_user":
-        wanted = offered[named]["parameters"]["properties"]["variables"]["items"].get("enum", [])
-        return tool(named, {"question": "May I have " + ", ".join(wanted) + "?",
-                            "variables": wanted})
-    if named and named in offered:  # a tool: the known values guidance offers for each input
-        properties = offered[named].get("parameters", {}).get("properties", {})
-        return tool(named, {k: (v.get("enum") or ["x"])[0] for k, v in properties.items()})
-    return tool("finish_step", {}) if "finish_step" in offered else reply("Done.")
-
-
 def test_an_agent_choosing_branches_reports_how_often_the_conditions_agreed(capsys,
                                                                             monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    with FakeLLMServer(handler=_guided_model) as server:
+    with FakeLLMServer(handler=guided_model) as server:
         code = cli(["bench", PARENT, "--agent", "sop-agent", "--model", "m", "--base-url",
                     server.url, "--no-store", "--workers", "1", "--json"])
     assert code == 0
     overall = json.loads(capsys.readouterr().out)["metrics"]["overall"]
     choices, agreed = overall["branch_choices"], overall["branch_agreements"]
     assert choices > 0 and 0 <= agreed <= choices
-    with FakeLLMServer(handler=_guided_model) as server:
+    with FakeLLMServer(handler=guided_model) as server:
         cli(["bench", PARENT, "--agent", "sop-agent", "--model", "m", "--base-url",
              server.url, "--no-store", "--workers", "1"])
     out = capsys.readouterr().out

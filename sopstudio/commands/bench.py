@@ -21,7 +21,7 @@ from ..core.journeys import JourneyGraph
 from ..engine.agents import AGENT_KINDS
 from ..engine.batch import run_batch
 from ..engine.compiled import CompiledSop
-from ..engine.comparison import comparison_rows
+from ..engine.comparison import branch_agreement, comparison_rows
 from ..engine.metrics import RATES
 from ..engine.scenarios import generate
 from ..engine.scenarios_csv import csv_columns, load_mapping, propose_mapping, read_rows
@@ -257,13 +257,9 @@ def _print_report(args, data: dict) -> None:
 
 
 def _print_branches(agent: str, overall: dict) -> None:
-    """An agent that picks branches itself (sop-agent, marco): how often the SOP's conditions
-    would have chosen the same edge (both are reported, DESIGN §6)."""
-    choices = overall.get("branch_choices") or 0
-    if choices:
-        agreed = overall.get("branch_agreements") or 0
-        print(f"{agent}: chose {choices} branch(es) itself; the conditions agreed with "
-              f"{agreed} ({agreed / choices:.0%})")
+    line = branch_agreement(agent, overall)
+    if line:
+        print(line)
 
 
 def metrics_table(metrics: dict) -> list[str]:

@@ -15,3 +15,15 @@ def comparison_rows(by_agent: dict[str, dict]) -> list[tuple[str, str, dict]]:
     return [(kind, agent, metrics.get("overall", {}) if kind == "overall" else
              metrics.get("by_type", {}).get(kind, {}))
             for kind in types for agent, metrics in by_agent.items()]
+
+
+def branch_agreement(agent: str, overall: dict) -> str | None:
+    """For an agent that picks branches itself (sop-agent, marco), how often the SOP's
+    conditions would have chosen the same edge, as one line (None: it chose none). Both are
+    reported (DESIGN §6): the CLI prints it after the table, the batch dialog under it."""
+    choices = overall.get("branch_choices") or 0
+    if not choices:
+        return None
+    agreed = overall.get("branch_agreements") or 0
+    return (f"{agent}: chose {choices} branch(es) itself; the conditions agreed with {agreed} "
+            f"({agreed / choices:.0%})")

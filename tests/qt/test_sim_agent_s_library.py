@@ -49,3 +49,4 @@ def test_the_batch_dialogs_agent_s_is_offered_the_library(qtbot, sim_window, sto
             assert dialog.start()
     assert dialog.result.results
     assert "lookup_seller_history" in offered(server)
+

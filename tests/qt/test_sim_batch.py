@@ -1,6 +1,7 @@
 """The batch dialog: the coverage action waits for a batch; plain messages, reset progress,
 "Finished" after a late Cancel, a real Cancel counts what ran, N as a number of scenarios, and
-rows added in chunks."""
+rows added in chunks; an agent that picks branches itself is told how often the conditions
+agreed."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from sopstudio.core.io import load_sop
 from sopstudio.qt.sim import batch as sim_batch
 from sopstudio.qt.sim.batch import BatchDialog
 from sopstudio.qt.sim.batch_job import BatchRequest
+from sopstudio.qt.sim.settings import Profile
 
+from fake_llm_server import FakeLLMServer
+from llm_support import guided_model
 from qt_helpers import SAMPLES, TIMEOUT, GatedScenarios, run_batch
 
 
@@ -134,3 +138,16 @@ def test_batch_profile_box_disabled_for_scripted_agent(window):
     dialog.agent.setCurrentText(other)
     assert dialog.profile.isEnabled()
     dialog.close()
+
+
+def test_the_batch_dialog_says_how_often_the_conditions_agreed_with_sop_agent(qtbot, sim_window):
+    with FakeLLMServer(handler=guided_model) as server:
+        profile = Profile("local", server.url, "fake-model")
+        dialog = sim_window.simulation.open_batch()
+        result = run_batch(qtbot, dialog, source="covering", types=("correct",),
+                           agent="sop-agent", profile=profile, workers=1, store_runs=False)
+    overall = result.metrics["overall"]
+    assert overall["branch_choices"] > 0
+    choices, agreed = overall["branch_choices"], overall["branch_agreements"]
+    assert (f"sop-agent: chose {choices} branch(es) itself; the conditions agreed with "
+            f"{agreed}") in dialog.summary_label.text()

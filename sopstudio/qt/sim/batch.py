@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QFileDialog, QForm
 
 from ...core.subflows import SubflowError
 from ...engine.agents import AGENT_KINDS
-from ...engine.comparison import comparison_rows
+from ...engine.comparison import branch_agreement, comparison_rows
 from ...engine.scenarios import SCENARIO_TYPES
 from ...engine.render import path_label
 from ...engine.session import agent_extras
@@ -356,7 +356,11 @@ class BatchDialog(QDialog):
     def _fill_summary(self, result) -> None:
         """Metrics by scenario type; when agents were compared, by type and agent."""
         comparison = self.job.comparison if self.job is not None else {}
-        self.summary_label.setText(SUMMARY_TITLE + (" and agent" if comparison else ""))
+        agent = self.job.request.agent if self.job is not None else self.agent.currentText()
+        branches = [line for name, metrics in (comparison or {agent: result.metrics}).items()
+                    if (line := branch_agreement(name, metrics.get("overall", {})))]
+        self.summary_label.setText("\n".join([SUMMARY_TITLE + (" and agent" if comparison
+                                                               else ""), *branches]))
         self._show_rasa(self.job.rasa_results if self.job is not None else {})
         if comparison:
             fill_comparison(self.summary, comparison)
