@@ -92,10 +92,9 @@ def conversation(ctx: AgentContext, names: FunctionNames) -> list[dict]:
                  "content": t.get("text") or ""} for t in earlier]
     call_id = None
     for event in ctx.visit:
-        if event.type in ("say", "ask"):
-            messages.append({"role": "assistant", "content": event.text or ""})
-        elif event.type == "user":
-            messages.append({"role": "user", "content": event.text or ""})
+        chat = chat_message(event)
+        if chat is not None:
+            messages.append(chat)
         elif event.type == "tool_call":
             call_id = f"call_{event.index}"
             # "" not None: some servers (llama-cpp-python) require a string
@@ -107,10 +106,25 @@ def conversation(ctx: AgentContext, names: FunctionNames) -> list[dict]:
             messages.append({"role": "tool", "tool_call_id": call_id,
                              "content": json.dumps(event.result or {})})
             call_id = None
+    return framed(messages, ctx)
+
+
+def chat_message(event) -> dict | None:
+    """A message of the conversation (the agent's say/ask, the user's turn), else None."""
+    if event.type in ("say", "ask"):
+        return {"role": "assistant", "content": event.text or ""}
+    if event.type == "user":
+        return {"role": "user", "content": event.text or ""}
+    return None
+
+
+def framed(messages: list[dict], ctx: AgentContext) -> list[dict]:
+    """The messages opened by the customer (a connection note when nobody spoke yet: chat
+    templates want a user turn) and closed by pending guardrail reflections."""
     if not any(m["role"] == "user" for m in messages):
         messages.insert(0, {"role": "user", "content": START_MESSAGE})
-    messages += [{"role": "user", "content": GUARDRAIL_PREFIX + r} for r in ctx.reflections]
-    return messages
+    return messages + [{"role": "user", "content": GUARDRAIL_PREFIX + r}
+                       for r in ctx.reflections]
 
 
 def ask_values(args: dict, default: list[str]) -> Action:

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..prompts import react_prompt, render
 from .base import Action, AgentContext, AgentError, call, halt, say
-from .llm_common import GUARDRAIL_PREFIX, START_MESSAGE, Request, send
+from .llm_common import Request, chat_message, framed, send
 
 _ACTION = re.compile(r"^\s*Action\s*:\s*(.+?)\s*$", re.MULTILINE)
 _INPUT = re.compile(r"Action\s+Input\s*:\s*", re.IGNORECASE)
@@ -65,20 +65,16 @@ def scratchpad(ctx: AgentContext) -> list[dict]:
     """The run so far as ReAct text: messages, Action lines and Observations."""
     messages: list[dict] = []
     for event in ctx.visit:
-        if event.type in ("say", "ask"):
-            messages.append({"role": "assistant", "content": event.text or ""})
-        elif event.type == "user":
-            messages.append({"role": "user", "content": event.text or ""})
+        chat = chat_message(event)
+        if chat is not None:
+            messages.append(chat)
         elif event.type == "tool_call":
             messages.append({"role": "assistant", "content": f"Action: {event.tool}\nAction "
                              f"Input: {json.dumps(event.arguments or {})}"})
         elif event.type == "tool_result":
             messages.append({"role": "user",
                              "content": "Observation: " + json.dumps(event.result or {})})
-    if not any(m["role"] == "user" for m in messages):
-        messages.insert(0, {"role": "user", "content": START_MESSAGE})
-    messages += [{"role": "user", "content": GUARDRAIL_PREFIX + r} for r in ctx.reflections]
-    return messages
+    return framed(messages, ctx)
 
 
 def parse_react(text: str) -> Action:
